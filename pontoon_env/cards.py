@@ -96,6 +96,8 @@ class Pack:
     def __init__(self, decks: int, rng: np.random.Generator) -> None:
         self.decks = decks
         self._cards: deque[int] = deque(np.tile(np.arange(CARDS_PER_DECK), decks).tolist())
+        self.discards: list[int] = []
+        """Used cards waiting to be shuffled back (deal-on packs and shoes)."""
         self.rng = rng
         self.shuffle()
 
@@ -108,8 +110,9 @@ class Pack:
         return tuple(self._cards)
 
     def shuffle(self) -> None:
-        """Shuffle all cards now in the pack (and forget what has been seen)."""
-        order = list(self._cards)
+        """Gather the used cards into the pack and shuffle it all."""
+        order = list(self._cards) + self.discards
+        self.discards = []
         self.rng.shuffle(order)
         self._cards = deque(order)
 
@@ -119,10 +122,16 @@ class Pack:
             self._cards.rotate(-int(self.rng.integers(1, len(self._cards))))
 
     def draw(self) -> int:
-        """Take the top card."""
+        """Take the top card; an exhausted pack first shuffles the used cards back in."""
         if not self._cards:
-            raise DeckError("the pack is empty")
+            if not self.discards:
+                raise DeckError("the pack is exhausted and no used cards are left to shuffle in")
+            self.shuffle()
         return self._cards.popleft()
+
+    def discard(self, cards: Iterable[int]) -> None:
+        """Put ``cards`` on the used pile (to be shuffled back later)."""
+        self.discards.extend(cards)
 
     def to_bottom(self, cards: Iterable[int]) -> None:
         """Put ``cards`` under the pack in the given order."""
@@ -132,12 +141,13 @@ class Pack:
         """Take the bottom card (used for the brûlet)."""
         return self._cards.pop()
 
-    def stack(self, top: Sequence[int]) -> None:
-        """Put the cards ``top`` (codes, already validated) on top in that order.
+    def stack(self, top: Sequence[int], bottom: Sequence[int] = ()) -> None:
+        """Gather every card, shuffle, then put ``top`` on top and ``bottom`` at the bottom in order.
 
-        Those cards are taken out of the pack wherever they are, so the pack keeps its size and
-        card counts; the rest keep their relative order below them.
+        Used to start a round from a scripted order: the listed cards come first (and last), the
+        rest follow in shuffled order. The pack keeps its size and card counts.
         """
+        self.shuffle()
         remaining = list(self._cards)
         for card in top:
             try:
@@ -146,4 +156,11 @@ class Pack:
                 raise DeckError(
                     f"stacked deck asks for {card_name(card)}, but no copy of it is left in the pack"
                 ) from None
-        self._cards = deque([*top, *remaining])
+        for card in bottom:
+            try:
+                remaining.remove(card)
+            except ValueError:
+                raise DeckError(
+                    f"stacked deck asks for {card_name(card)} at the bottom, but no copy of it is left"
+                ) from None
+        self._cards = deque([*top, *remaining, *bottom])

@@ -1,0 +1,1011 @@
+"""The table engine: one banker, 1–9 players, every step of every preset of RULES.md.
+
+:class:`PontoonGame` is a state machine in the OpenSpiel mould. The static rules live in
+:class:`~pontoon_env.rules.Rules`; this module holds the state and its transitions; what each seat
+may see is :mod:`pontoon_env.observation`. At every decision point the game says whose turn it is
+(:attr:`PontoonGame.current_seat`), which decision it is (:attr:`PontoonGame.phase`) and which
+actions are legal with their amounts (:meth:`PontoonGame.legal_actions`); :meth:`PontoonGame.apply`
+applies one. Cards come only from the :class:`~pontoon_env.cards.Pack`, the round's single source of
+chance, which a test can stack with a scripted order::
+
+    >>> from pontoon_env import PontoonGame, Action, ActionKind, make_rules
+    >>> game = PontoonGame(make_rules("pagat"), num_players=1, seed=0, banker=0)
+    >>> game.new_round(deck=["9S", "7H", "KD", "8C"])  # player 9, banker 7; then K and 8
+    >>> game.apply(Action(ActionKind.STAKE, 2)); game.apply(Action(ActionKind.STICK))
+
+Chips only move through :meth:`PontoonGame._pay`, which records every transfer in the ledger, so
+chips are conserved by construction and every movement has a reason.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+
+from pontoon_env.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
+from pontoon_env.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
+from pontoon_env.hands import BLACKJACK, FIVE_CARDS, HandResult, classify, hand_total, is_natural
+from pontoon_env.rules import Rules, make_rules
+from pontoon_env.settlement import (
+    banker_natural_at_deal,
+    banker_natural_ends_round,
+    player_natural_paid_at_deal,
+    standing_hand_payout,
+)
+
+Party = Union[int, str]
+"""A seat index, or ``"kitty"`` (Shoot) or ``"pool"`` (the brûlet pool)."""
+KITTY = "kitty"
+POOL = "pool"
+MAX_PLAYERS = 9
+BANK_PRICE_STAKES = 20
+"""The largest reserve or bid for the bank, in maximum stakes (§9b: discrete bids)."""
+_CASINO_DEALER_STANDS = 17
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One movement of chips: ``payer`` gives ``amount`` to ``payee`` for ``reason``."""
+
+    payer: Party
+    payee: Party
+    amount: int
+    reason: str
+
+
+@dataclass
+class Hand:
+    """One hand on the table, a player's or the banker's."""
+
+    cards: list[int]
+    public: list[bool]
+    """Per card: dealt or turned face up, so every seat has seen it."""
+    stake: int = 0
+    initial: int = 0
+    split: bool = False
+    last_buy: int = 0
+    buys: int = 0
+    twisted: bool = False
+    doubled: bool = False
+    shoot: int = 0
+    fourth_shoot: bool = False
+    own_shoot: bool = False
+    done: bool = False
+    bust: bool = False
+    settled: bool = False
+    """Paid or collected already (bust, a natural paid at the deal, the banker's natural)."""
+    declared: bool = False
+    """A natural laid down: publicly known to be a pontoon."""
+    returned: bool = False
+    """Its cards already went back to the pack (a bust)."""
+    payout: int = 0
+    """Net chips this hand won (+) or lost (-) for its player."""
+
+    def total(self) -> int:
+        return hand_total(self.cards)[0]
+
+
+@dataclass
+class PlayerState:
+    """A player's place in the round."""
+
+    seat: int
+    hands: list[Hand] = field(default_factory=list)
+    active: int = 0
+    sitting_out: bool = False
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A settled hand, for the round's report."""
+
+    seat: int
+    hand: int
+    cards: tuple[str, ...]
+    hand_class: str
+    total: int
+    stake: int
+    shoot: int
+    payout: int
+
+
+class PontoonGame:
+    """A Pontoon table that plays round after round under one rule set.
+
+    Args:
+        rules: the rule set (a :class:`Rules`, or a preset name).
+        num_players: player seats besides the banker, 1–9. More than 7 players with a one-deck
+            preset play with two decks (D18).
+        seed: seed of the game's :class:`numpy.random.Generator` (ignored when ``rng`` is given).
+        rng: a generator to use instead.
+        banker: seat of the first banker; ``None`` draws one as the preset says, seeded.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str,
+        num_players: int,
+        seed: int | None = None,
+        *,
+        rng: np.random.Generator | None = None,
+        banker: int | None = None,
+    ) -> None:
+        rules = make_rules(rules) if isinstance(rules, str) else rules
+        if not isinstance(num_players, int) or not 1 <= num_players <= MAX_PLAYERS:
+            raise ValueError(f"num_players: expected an integer in 1..{MAX_PLAYERS}, got {num_players!r}")
+        if num_players > 7 and rules.decks == 1:
+            rules = rules.replace(decks=2)
+        self.rules = rules
+        self.num_seats = num_players + 1
+        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.pack = Pack(rules.decks, self.rng)
+        self.balances = [rules.bankroll] * self.num_seats
+        self.kitty = 0
+        self.pool = 0
+        self.seen = [0] * 13
+        """Rank counts of cards shown face up since the last shuffle."""
+        self.dealer_rounds = 0
+        """Rounds the current banker has dealt (misericorde and the brûlet look at the first)."""
+        self.round_index = 0
+        self.take_over_candidates: list[int] = []
+        if banker is None:
+            banker = self._draw_first_banker()
+        elif not isinstance(banker, int) or not 0 <= banker < self.num_seats:
+            raise ValueError(f"banker: expected a seat in 0..{self.num_seats - 1}, got {banker!r}")
+        self.banker = banker
+        self.ledger: list[Transfer] = []
+        self.players: list[PlayerState] = []
+        self.banker_hands: list[Hand] = []
+        self.phase = Phase.ROUND_OVER
+        self._steps: list[str] = []
+        self._step = 0
+        self._turn = 0
+        self._round_started = False
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def total_chips(self) -> int:
+        """All chips at the table: seats, kitty and pool (constant while chips are conserved)."""
+        return sum(self.balances) + self.kitty + self.pool
+
+    @property
+    def is_round_over(self) -> bool:
+        return self.phase == Phase.ROUND_OVER
+
+    @property
+    def current_seat(self) -> int:
+        """The seat that decides now (``-1`` when the round is over)."""
+        if self.phase == Phase.ROUND_OVER:
+            return -1
+        if self.phase in (Phase.BANK_SALE, Phase.KITTY, Phase.BANKER_DOUBLE, Phase.BANKER_TURN):
+            return self.banker
+        if self.phase == Phase.TAKE_BANK:
+            return self.take_over_candidates[0]
+        if self.phase == Phase.BANK_BID:
+            return self._bidders[self._turn]
+        return self.players[self._turn].seat
+
+    def player_order(self) -> list[int]:
+        """Player seats in turn order, from the banker's left."""
+        return [(self.banker + offset) % self.num_seats for offset in range(1, self.num_seats)]
+
+    def new_round(self, deck: Sequence[str | int] | None = None, bottom: Sequence[str | int] = ()) -> None:
+        """Start the next round and play it up to the first decision.
+
+        Args:
+            deck: cards from the top of the pack in dealing order (first card to each player from
+                the banker's left, then the banker, then second cards, then draws as they happen).
+                Cards not listed follow in shuffled order.
+            bottom: cards to put at the bottom of the pack (the brûlet looks at the bottom card).
+
+        Raises:
+            DeckError: a malformed deck (unknown card, more copies than the decks hold).
+            RuntimeError: the previous round is not over.
+        """
+        if self.phase != Phase.ROUND_OVER:
+            raise RuntimeError(f"new_round: the current round is still in phase {self.phase.name}")
+        if deck is not None or bottom:
+            top_codes = parse_cards(list(deck or ()) + list(bottom), self.rules.decks)
+            split_at = len(top_codes) - len(bottom)
+            self.pack.stack(top_codes[:split_at], top_codes[split_at:])
+            self.seen = [0] * 13
+        self.round_index += 1
+        self.ledger = []
+        self.players = []
+        self.banker_hands = []
+        self._round_had_natural = False
+        self._natural_holders: list[int] = []
+        self._banker_natural = False
+        self._shoot_out = 0
+        self._stakes_doubled = False
+        self._sale_reserve = -1
+        self._bids: dict[int, int] = {}
+        self._bidders: list[int] = []
+        self._banker_looked = 0
+        self._asked: set[str] = set()
+        self._steps = self._round_steps()
+        self._step = 0
+        self._turn = 0
+        self._round_started = True
+        self.phase = Phase.STAKE  # provisional; _run sets the real phase
+        self._run()
+
+    def legal_actions(self) -> list[LegalAction]:
+        """The actions the current seat may take now, each with its range of amounts."""
+        phase = self.phase
+        if phase == Phase.PLAYER_TURN:
+            player = self.players[self._turn]
+            return self._player_legal(player, player.hands[player.active])
+        if phase == Phase.BANKER_TURN:
+            return self._banker_legal(self.banker_hands[self._banker_active])
+        if phase == Phase.STAKE:
+            seat = self.players[self._turn].seat
+            # A seated player can always stake the minimum, even if an ante took him below it.
+            high = max(self.rules.min_stake, self._cap(seat, self.rules.max_stake))
+            return [LegalAction(ActionKind.STAKE, self.rules.min_stake, high)]
+        if phase == Phase.SHOOT_BET:
+            return self._shoot_legal(self.players[self._turn].seat, first=True)
+        if phase == Phase.BANKER_DOUBLE:
+            return [LegalAction(ActionKind.DOUBLE_STAKES), LegalAction(ActionKind.NO_DOUBLE)]
+        if phase == Phase.KITTY:
+            low = self.rules.min_stake if self.kitty == 0 else 0
+            return [LegalAction(ActionKind.KITTY, low, self.rules.max_stake)]
+        if phase == Phase.BANK_SALE:
+            return [LegalAction(ActionKind.KEEP_BANK), LegalAction(ActionKind.SELL_BANK, 0, self._max_price)]
+        if phase == Phase.BANK_BID:
+            seat = self._bidders[self._turn]
+            low = max(self._sale_reserve, max(self._bids.values(), default=-1) + 1, 0)
+            high = self._cap(seat, self._max_price)
+            legal = [LegalAction(ActionKind.PASS)]
+            if low <= high:
+                legal.append(LegalAction(ActionKind.BID, low, high))
+            return legal
+        if phase == Phase.TAKE_BANK:
+            return [LegalAction(ActionKind.TAKE_BANK), LegalAction(ActionKind.DECLINE_BANK)]
+        return []
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for the current seat and play on to the next decision.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the state is left unchanged.
+            TypeError: ``action`` is not an :class:`Action`.
+        """
+        if not isinstance(action, Action):
+            raise TypeError(f"action: expected a pontoon_env.Action, got {type(action).__name__} {action!r}")
+        legal = self.legal_actions()
+        if not any(option.allows(action) for option in legal):
+            if self.phase == Phase.ROUND_OVER:
+                raise IllegalActionError(f"action {action}: the round is over; call new_round() first")
+            offered = ", ".join(_describe(option) for option in legal)
+            raise IllegalActionError(
+                f"action {action} is not legal for seat {self.current_seat} in phase {self.phase.name}; "
+                f"legal now: {offered}"
+            )
+        getattr(self, "_apply_" + self.phase.name.lower())(action)
+        self._run()
+
+    def clone(self) -> PontoonGame:
+        """An independent copy of the whole game, generator state included."""
+        return copy.deepcopy(self)
+
+    def card_count(self) -> int:
+        """Cards in the pack, on the used pile and in hands (always ``52 * decks``)."""
+        in_hands = sum(
+            len(hand.cards)
+            for hand in self._all_hands()
+            if not hand.returned
+        )
+        return len(self.pack) + len(self.pack.discards) + in_hands
+
+    def round_report(self) -> dict[str, object]:
+        """The round's settlement: each hand's class, total, stake and payout, and the ledger."""
+        hands = [
+            HandRecord(
+                seat=player.seat,
+                hand=index,
+                cards=tuple(card_name(card) for card in hand.cards),
+                hand_class=self.hand_result(hand).hand_class.name.lower(),
+                total=hand.total(),
+                stake=hand.stake,
+                shoot=hand.shoot,
+                payout=hand.payout,
+            )
+            for player in self.players
+            for index, hand in enumerate(player.hands)
+        ]
+        banker = [
+            {
+                "cards": [card_name(card) for card in hand.cards],
+                "hand_class": self.banker_result(hand).hand_class.name.lower(),
+                "total": hand.total(),
+            }
+            for hand in self.banker_hands
+        ]
+        net: dict[str, int] = {}
+        for transfer in self.ledger:
+            net[str(transfer.payer)] = net.get(str(transfer.payer), 0) - transfer.amount
+            net[str(transfer.payee)] = net.get(str(transfer.payee), 0) + transfer.amount
+        return {
+            "banker": self.banker_seat_of_round,
+            "banker_hands": banker,
+            "hands": [record.__dict__ for record in hands],
+            "ledger": [transfer.__dict__ for transfer in self.ledger],
+            "net": net,
+        }
+
+    def seat_net(self, seat: int) -> int:
+        """Net chips ``seat`` won (+) or lost (-) in this round's ledger."""
+        net = 0
+        for transfer in self.ledger:
+            if transfer.payer == seat:
+                net -= transfer.amount
+            if transfer.payee == seat:
+                net += transfer.amount
+        return net
+
+    def hand_result(self, hand: Hand) -> HandResult:
+        """Classify a player's hand under these rules."""
+        return classify(
+            hand.cards,
+            split=hand.split,
+            five_card_trick=self.rules.five_card_trick,
+            split_pontoon_is_pontoon=self.rules.split_pontoon == "pontoon",
+        )
+
+    def banker_result(self, hand: Hand) -> HandResult:
+        """Classify a banker's hand (a dealer's split hand never counts as a natural)."""
+        return classify(
+            hand.cards,
+            split=hand.split,
+            five_card_trick=self.rules.five_card_trick and self.rules.dealer_five_card_trick,
+            split_pontoon_is_pontoon=False,
+        )
+
+    # ------------------------------------------------------------------ the round's steps
+
+    def _round_steps(self) -> list[str]:
+        rules = self.rules
+        steps = []
+        if self.take_over_candidates:
+            steps.append("take_bank")
+        if rules.bank_sale:
+            steps.append("bank_sale")
+        steps.append("seat_players")
+        if rules.shoot:
+            steps.append("kitty")
+        if rules.brulet:
+            steps.append("brulet")
+        if rules.stake_before_deal:
+            steps.append("stakes")
+        steps.append("deal_first")
+        if not rules.stake_before_deal:
+            steps.append("stakes")
+        if rules.banker_double:
+            steps.append("banker_double")
+        if rules.shoot:
+            steps.append("shoot_bets")
+        steps += ["deal_second", "naturals", "player_turns", "reveal_banker", "banker_turn", "settle", "end_round"]
+        return steps
+
+    def _run(self) -> None:
+        """Run automatic steps until a decision is needed or the round is over."""
+        while self._step < len(self._steps):
+            if not getattr(self, "_step_" + self._steps[self._step])():
+                return
+            self._step += 1
+            self._turn = 0
+        self.phase = Phase.ROUND_OVER
+
+    def _step_take_bank(self) -> bool:
+        if not self.take_over_candidates:
+            return True
+        self.phase = Phase.TAKE_BANK
+        return False
+
+    def _apply_take_bank(self, action: Action) -> None:
+        candidate = self.take_over_candidates.pop(0)
+        if action.kind == ActionKind.TAKE_BANK:
+            self._change_banker(candidate)
+            self.take_over_candidates = []
+
+    def _step_bank_sale(self) -> bool:
+        if self._sale_reserve == -1:
+            self.phase = Phase.BANK_SALE
+            return False
+        if self._sale_reserve >= 0 and self._turn < len(self._bidders):
+            self.phase = Phase.BANK_BID
+            return False
+        if self._bids:
+            buyer = max(self._bids, key=lambda seat: (self._bids[seat], -self._bidders.index(seat)))
+            self._pay(buyer, self.banker, self._bids[buyer], "bank_sale")
+            self._change_banker(buyer)
+        return True
+
+    @property
+    def _max_price(self) -> int:
+        return BANK_PRICE_STAKES * self.rules.max_stake
+
+    def _apply_bank_sale(self, action: Action) -> None:
+        if action.kind == ActionKind.KEEP_BANK:
+            self._sale_reserve = -2
+        else:
+            self._sale_reserve = action.amount
+            self._bidders = [seat for seat in self.player_order() if self._cap(seat, self._max_price) >= 0]
+
+    def _apply_bank_bid(self, action: Action) -> None:
+        if action.kind == ActionKind.BID:
+            self._bids[self._bidders[self._turn]] = action.amount
+        self._turn += 1
+
+    def _step_seat_players(self) -> bool:
+        self.banker_seat_of_round = self.banker
+        self.players = [
+            PlayerState(seat=seat, sitting_out=self._cap(seat, self.rules.min_stake) < self.rules.min_stake)
+            for seat in self.player_order()
+        ]
+        for player in self._active_players():
+            player.hands.append(Hand(cards=[], public=[]))
+        self.banker_hands = [Hand(cards=[], public=[])]
+        self._banker_active = 0
+        return True
+
+    def _ask_once(self, phase: Phase) -> bool:
+        """Stop once at a one-off decision ``phase``; True when it has been answered."""
+        if phase.name in self._asked:
+            return True
+        self._asked.add(phase.name)
+        self.phase = phase
+        return False
+
+    def _step_kitty(self) -> bool:
+        return self._ask_once(Phase.KITTY)
+
+    def _apply_kitty(self, action: Action) -> None:
+        self._pay(self.banker, KITTY, action.amount, "kitty")
+
+    def _step_brulet(self) -> bool:
+        if self.dealer_rounds != 0:
+            return True
+        for player in self._active_players():
+            self._pay(player.seat, POOL, self.rules.ante, "brulet_ante")
+        if len(self.pack) < 2:
+            self._shuffle_and_cut()
+        top, bottom = self.pack.cards[0], self.pack.cards[-1]
+        if is_natural([top, bottom]):
+            self.pack.draw()
+            self.pack.remove_bottom()
+            self.pack.discard([top, bottom])
+            self._see(top)
+            self._see(bottom)
+            self._pay(POOL, self.banker, self.pool, "brulet")
+        return True
+
+    def _step_stakes(self) -> bool:
+        while self._turn < len(self.players):
+            player = self.players[self._turn]
+            if player.sitting_out or player.hands[0].initial:
+                self._turn += 1
+                continue
+            if self.rules.fixed_stake:
+                self._set_stake(player.hands[0], self.rules.min_stake)
+                self._turn += 1
+                continue
+            self.phase = Phase.STAKE
+            return False
+        return True
+
+    @staticmethod
+    def _set_stake(hand: Hand, stake: int) -> None:
+        hand.stake = hand.initial = stake
+
+    def _apply_stake(self, action: Action) -> None:
+        self._set_stake(self.players[self._turn].hands[0], action.amount)
+        self._turn += 1
+
+    def _step_deal_first(self) -> bool:
+        for player in self._active_players():
+            self._deal(player.hands[0], face_up=False)
+        self._deal(self.banker_hands[0], face_up=False)
+        return True
+
+    def _step_banker_double(self) -> bool:
+        self._banker_looked = max(self._banker_looked, 1)
+        return self._ask_once(Phase.BANKER_DOUBLE)
+
+    def _apply_banker_double(self, action: Action) -> None:
+        if action.kind == ActionKind.DOUBLE_STAKES:
+            self._stakes_doubled = True
+            for player in self._active_players():
+                hand = player.hands[0]
+                hand.stake *= 2
+                hand.initial *= 2
+
+    def _step_shoot_bets(self) -> bool:
+        while self._turn < len(self.players):
+            player = self.players[self._turn]
+            if player.sitting_out or len(self._shoot_legal(player.seat, first=True)) == 1:
+                self._turn += 1
+                continue
+            self.phase = Phase.SHOOT_BET
+            return False
+        return True
+
+    def _apply_shoot_bet(self, action: Action) -> None:
+        if action.kind == ActionKind.SHOOT:
+            self._place_shoot(self.players[self._turn].hands[0], action.amount)
+        self._turn += 1
+
+    def _step_deal_second(self) -> bool:
+        for player in self._active_players():
+            self._deal(player.hands[0], face_up=False)
+        self._deal(self.banker_hands[0], face_up=False)
+        if self.rules.settlement != "pontoon_2011":
+            self._banker_looked = 2
+        return True
+
+    def _step_naturals(self) -> bool:
+        rules = self.rules
+        scheme = rules.settlement
+        banker_hand = self.banker_hands[0]
+        self._banker_natural = is_natural(banker_hand.cards)
+        naturals = [player for player in self._active_players() if is_natural(player.hands[0].cards)]
+        self._natural_holders = [player.seat for player in naturals]
+        if naturals or self._banker_natural:
+            self._round_had_natural = True
+        for player in naturals:
+            hand = player.hands[0]
+            hand.declared = True
+            hand.done = True
+            self._reveal(hand, only_first=scheme == "pagat")
+
+        if scheme == "vingt_un_1800" and naturals:
+            # The first natural in rotation is paid 2 stakes by every other participant; other
+            # natural holders (the dealer's natural included) pay nothing (§6).
+            winner = naturals[0]
+            stake = winner.hands[0].stake
+            if not self._banker_natural:
+                self._pay(self.banker, winner.seat, 2 * stake, "natural")
+                winner.hands[0].payout += 2 * stake
+            for player in self._active_players():
+                if player is winner:
+                    continue
+                hand = player.hands[0]
+                if is_natural(hand.cards):
+                    hand.settled = True
+                    continue
+                self._pay(player.seat, winner.seat, 2 * stake, "natural")
+                hand.payout -= 2 * stake
+            winner.hands[0].settled = True
+            return True
+
+        if banker_natural_ends_round(rules) and self._banker_natural:
+            self._reveal(banker_hand)
+            banker_hand.done = True
+            for player in self._active_players():
+                hand = player.hands[0]
+                multiple = banker_natural_at_deal(rules, is_natural(hand.cards))
+                self._settle_hand(player.seat, hand, multiple * hand.stake, "banker_natural")
+                self._shoot_to_kitty(player.seat, hand)
+                hand.done = True
+            return True
+
+        paid_at_once = player_natural_paid_at_deal(rules)
+        if paid_at_once and scheme != "vingt_un_1800" and not self._banker_natural:
+            for player in naturals:
+                hand = player.hands[0]
+                self._settle_hand(player.seat, hand, paid_at_once * hand.stake, "natural")
+        return True
+
+    def _step_player_turns(self) -> bool:
+        while self._turn < len(self.players):
+            player = self.players[self._turn]
+            if player.sitting_out:
+                self._turn += 1
+                continue
+            while player.active < len(player.hands):
+                hand = player.hands[player.active]
+                if not hand.done and self._hand_finished(hand):
+                    hand.done = True
+                if not hand.done:
+                    self.phase = Phase.PLAYER_TURN
+                    return False
+                player.active += 1
+            self._turn += 1
+        return True
+
+    def _hand_finished(self, hand: Hand) -> bool:
+        total = hand.total()
+        if total >= BLACKJACK:
+            return True
+        return self.rules.five_card_trick and len(hand.cards) >= FIVE_CARDS
+
+    def _apply_player_turn(self, action: Action) -> None:
+        player = self.players[self._turn]
+        hand = player.hands[player.active]
+        kind = action.kind
+        if kind == ActionKind.STICK:
+            hand.done = True
+        elif kind == ActionKind.TWIST:
+            hand.twisted = True
+            self._player_draw(player, hand, face_up=True)
+        elif kind == ActionKind.BUY:
+            hand.stake += action.amount
+            hand.last_buy = action.amount
+            hand.buys += 1
+            self._player_draw(player, hand, face_up=False)
+        elif kind == ActionKind.DOUBLE:
+            hand.stake *= 2
+            hand.doubled = True
+        elif kind == ActionKind.SPLIT:
+            self._split(player, hand)
+        elif kind == ActionKind.SHOOT:
+            if len(hand.cards) == 3:
+                hand.fourth_shoot = True
+            else:
+                hand.own_shoot = True
+            self._place_shoot(hand, action.amount)
+
+    def _split(self, player: PlayerState, hand: Hand) -> None:
+        moved = hand.cards.pop()
+        hand.public.pop()
+        new_hand = Hand(
+            cards=[moved], public=[True], stake=hand.initial, initial=hand.initial, split=True
+        )
+        hand.split = True
+        hand.public[0] = True
+        self._see(hand.cards[0])
+        self._see(moved)
+        player.hands.insert(player.active + 1, new_hand)
+        self._deal(hand, face_up=False)
+        self._deal(new_hand, face_up=False)
+
+    def _player_draw(self, player: PlayerState, hand: Hand, face_up: bool) -> None:
+        self._deal(hand, face_up=face_up)
+        if hand.total() > BLACKJACK:
+            hand.bust = True
+            hand.done = True
+            if self.rules.reveal_busts:
+                self._reveal(hand)
+            self._settle_hand(player.seat, hand, -hand.stake, "bust")
+            self._shoot_to_kitty(player.seat, hand)
+            hand.returned = True
+            if self.rules.pack == "carry_over":
+                self.pack.to_bottom(hand.cards)
+            else:
+                self.pack.discard(hand.cards)
+
+    def _step_reveal_banker(self) -> bool:
+        """The banker turns up his cards; with no hand left standing he has nothing to play for."""
+        self._reveal_banker()
+        self._banker_looked = len(self.banker_hands[0].cards)
+        if all(hand.settled for player in self.players for hand in player.hands):
+            for hand in self.banker_hands:
+                hand.done = True
+        return True
+
+    def _step_banker_turn(self) -> bool:
+        while self._banker_active < len(self.banker_hands):
+            banker_hand = self.banker_hands[self._banker_active]
+            if not banker_hand.done and self._banker_finished(banker_hand):
+                banker_hand.done = True
+            if not banker_hand.done:
+                self.phase = Phase.BANKER_TURN
+                return False
+            self._banker_active += 1
+        self._banker_active = len(self.banker_hands) - 1
+        return True
+
+    def _banker_finished(self, hand: Hand) -> bool:
+        if self.rules.settlement in ("pontoon_1939", "pontoon_2011") and is_natural(hand.cards) and not hand.split:
+            return True
+        return self._hand_finished(hand)
+
+    def _apply_banker_turn(self, action: Action) -> None:
+        hand = self.banker_hands[self._banker_active]
+        if action.kind == ActionKind.DRAW:
+            self._deal(hand, face_up=True)
+        elif action.kind == ActionKind.STAND:
+            hand.done = True
+        else:  # BANKER_SPLIT
+            moved = hand.cards.pop()
+            hand.public.pop()
+            hand.split = True
+            new_hand = Hand(cards=[moved], public=[True], split=True)
+            self.banker_hands.insert(self._banker_active + 1, new_hand)
+            self._deal(hand, face_up=True)
+            self._deal(new_hand, face_up=True)
+
+    def _step_settle(self) -> bool:
+        banker_results = [self.banker_result(hand) for hand in self.banker_hands]
+        for player in self.players:
+            for hand in player.hands:
+                if hand.settled:
+                    continue
+                self._reveal(hand)
+                result = self.hand_result(hand)
+                chips = 0
+                for banker_result in banker_results:
+                    multiple = standing_hand_payout(self.rules, result, banker_result)
+                    chips += multiple * hand.stake
+                    if hand.shoot:
+                        if multiple > 0:
+                            self._pay(KITTY, player.seat, hand.shoot, "shoot_win")
+                        else:
+                            self._pay(player.seat, KITTY, hand.shoot, "shoot_loss")
+                        self._shoot_out -= hand.shoot
+                self._settle_hand(player.seat, hand, chips, "settlement")
+        return True
+
+    def _step_end_round(self) -> bool:
+        rules = self.rules
+        had_pontoon = self._round_had_natural or any(
+            is_natural(hand.cards) for player in self.players for hand in player.hands
+        )
+        old_banker = self.banker
+        next_banker = self._next_banker()
+        used = [card for hand in self._all_hands() if not hand.returned for card in hand.cards]
+        for hand in self._all_hands():
+            hand.returned = True
+        if rules.pack == "carry_over":
+            self.pack.to_bottom(used)
+        else:
+            self.pack.discard(used)
+        reshuffle = (
+            rules.pack == "fresh_each_round"
+            or (had_pontoon and rules.shuffle_after_pontoon)
+            or (rules.pack == "cut_card" and len(self.pack) < (1 - rules.cut_card_fraction) * rules.decks * CARDS_PER_DECK)
+            or (rules.pack == "deal_on" and next_banker != old_banker)
+        )
+        if reshuffle:
+            self._shuffle_and_cut()
+        if next_banker != old_banker:
+            if rules.bank_take_over_optional:
+                self.take_over_candidates = [next_banker] + [
+                    seat for seat in self._pontoon_candidates() if seat != next_banker
+                ]
+                self.dealer_rounds += 1
+            else:
+                self._change_banker(next_banker)
+        else:
+            self.dealer_rounds += 1
+        return True
+
+    # ------------------------------------------------------------------ rules helpers
+
+    def _pontoon_candidates(self) -> list[int]:
+        """Players who made a (non-split) pontoon that passes the bank, in priority order."""
+        if self._banker_natural:
+            return []  # D16: the bank does not pass when the banker also had a pontoon
+        return [
+            player.seat
+            for player in self.players
+            if not player.sitting_out and player.hands and self._holds_unsplit_natural(player)
+        ]
+
+    def _holds_unsplit_natural(self, player: PlayerState) -> bool:
+        hand = player.hands[0]
+        return len(player.hands) == 1 and not hand.split and is_natural(hand.cards)
+
+    def _next_banker(self) -> int:
+        mode = self.rules.bank_passing
+        if mode == "pontoon":
+            candidates = self._pontoon_candidates()
+            return candidates[0] if candidates else self.banker
+        if mode == "natural_holder":
+            return self._natural_holders[0] if self._natural_holders else self.banker
+        if mode == "rotate_on_natural":
+            if not self._round_had_natural:
+                return self.banker
+            if self.rules.misericorde and self.dealer_rounds == 0:
+                return self.banker
+            if self.rules.old_mode:
+                return self._natural_holders[0] if self._natural_holders else self.banker
+            return (self.banker + 1) % self.num_seats
+        return self.banker
+
+    def _change_banker(self, seat: int) -> None:
+        if self.rules.shoot and self.kitty:
+            self._pay(KITTY, self.banker, self.kitty, "kitty_return")
+        self.banker = seat
+        self.dealer_rounds = 0
+        if self.rules.pack == "deal_on" and self._round_started and self.phase != Phase.ROUND_OVER:
+            self._shuffle_and_cut()  # a new dealer shuffles (1800); the sale happens before the deal
+
+    def _player_legal(self, player: PlayerState, hand: Hand) -> list[LegalAction]:
+        rules = self.rules
+        total, _ = hand_total(hand.cards)
+        count = len(hand.cards)
+        can_draw = total < BLACKJACK and (count < FIVE_CARDS or not rules.five_card_trick)
+        shoot_waiting = hand.fourth_shoot and count == 3
+        legal: list[LegalAction] = []
+        if total >= rules.stick_min and not shoot_waiting:
+            legal.append(LegalAction(ActionKind.STICK))
+        if can_draw:
+            legal.append(LegalAction(ActionKind.TWIST))
+        free = self._free_chips(player)
+        if (
+            can_draw
+            and rules.allow_buy
+            and not hand.twisted
+            and not hand.doubled
+            and not (count == 4 and total <= rules.no_buy_fifth_at_or_below)
+        ):
+            if rules.buy_limits == "pagat":
+                low, high = hand.initial, (hand.last_buy or 2 * hand.initial)
+            else:
+                low, high = 1, hand.initial
+            high = min(high, free)
+            if low <= high:
+                legal.append(LegalAction(ActionKind.BUY, low, high))
+        if self._can_split(player, hand) and free >= hand.initial:
+            legal.append(LegalAction(ActionKind.SPLIT))
+        if rules.double_allowed and can_draw and not hand.doubled and 2 <= count <= 4 and free >= hand.stake:
+            legal.append(LegalAction(ActionKind.DOUBLE))
+        if rules.shoot and can_draw:
+            legal += self._shoot_legal(player.seat, first=False, hand=hand, player=player)
+        return legal
+
+    def _can_split(self, player: PlayerState, hand: Hand) -> bool:
+        rules = self.rules
+        if rules.split == "none" or len(hand.cards) != 2 or len(player.hands) >= rules.max_split_hands:
+            return False
+        if hand.twisted or hand.buys or hand.doubled:
+            return False
+        first, second = hand.cards
+        if rules.split_aces_only:
+            return CARD_RANK[first] == 0 and CARD_RANK[second] == 0
+        if rules.split == "rank":
+            return CARD_RANK[first] == CARD_RANK[second]
+        return CARD_VALUE[first] == CARD_VALUE[second]
+
+    def _shoot_legal(
+        self, seat: int, first: bool, hand: Hand | None = None, player: PlayerState | None = None
+    ) -> list[LegalAction]:
+        room = min(self.kitty - self._shoot_out, self._cap(seat, self.kitty))
+        if first:
+            legal = [LegalAction(ActionKind.NO_SHOOT)]
+            if room >= 1:
+                legal.append(LegalAction(ActionKind.SHOOT, 1, room))
+            return legal
+        assert hand is not None and player is not None
+        count = len(hand.cards)
+        fourth = count == 3 and not hand.fourth_shoot
+        split_own = (
+            hand.split and player.hands.index(hand) > 0 and not hand.own_shoot and count == 2 and hand.shoot == 0
+        )
+        if room >= 1 and (fourth or split_own):
+            return [LegalAction(ActionKind.SHOOT, 1, room)]
+        return []
+
+    def _banker_legal(self, hand: Hand) -> list[LegalAction]:
+        rules = self.rules
+        total, soft = hand_total(hand.cards)
+        if rules.dealer_rule == "hit_soft_17":
+            draws = total < _CASINO_DEALER_STANDS or (total == _CASINO_DEALER_STANDS and soft)
+            return [LegalAction(ActionKind.DRAW if draws else ActionKind.STAND)]
+        legal = [LegalAction(ActionKind.STAND), LegalAction(ActionKind.DRAW)]
+        if (
+            rules.dealer_may_split
+            and len(hand.cards) == 2
+            and CARD_RANK[hand.cards[0]] == CARD_RANK[hand.cards[1]]
+            and len(self.banker_hands) < rules.max_split_hands
+        ):
+            legal.append(LegalAction(ActionKind.BANKER_SPLIT))
+        return legal
+
+    # ------------------------------------------------------------------ chips and cards
+
+    def _cap(self, seat: int, wanted: int) -> int:
+        """``wanted`` limited by the seat's bankroll when bankrolls are finite."""
+        if self.rules.bankroll == 0:
+            return wanted
+        committed = sum(h.stake + h.shoot for p in self.players if p.seat == seat for h in p.hands if not h.settled)
+        return min(wanted, self.balances[seat] - committed)
+
+    def _free_chips(self, player: PlayerState) -> int:
+        return self._cap(player.seat, 1 << 40)
+
+    def _pay(self, payer: Party, payee: Party, amount: int, reason: str) -> None:
+        """Move ``amount`` chips and record it; every chip movement goes through here."""
+        if amount <= 0 or payer == payee:
+            return
+        self.ledger.append(Transfer(payer, payee, amount, reason))
+        self._adjust(payer, -amount)
+        self._adjust(payee, amount)
+
+    def _adjust(self, party: Party, amount: int) -> None:
+        if party == KITTY:
+            self.kitty += amount
+        elif party == POOL:
+            self.pool += amount
+        else:
+            self.balances[party] += amount  # type: ignore[index]
+
+    def _settle_hand(self, seat: int, hand: Hand, chips: int, reason: str) -> None:
+        """Settle a hand between its player and the banker: ``chips`` > 0 the banker pays."""
+        if chips > 0:
+            self._pay(self.banker, seat, chips, reason)
+        elif chips < 0:
+            self._pay(seat, self.banker, -chips, reason)
+        hand.payout += chips
+        hand.settled = True
+
+    def _place_shoot(self, hand: Hand, amount: int) -> None:
+        hand.shoot += amount
+        self._shoot_out += amount
+
+    def _shoot_to_kitty(self, seat: int, hand: Hand) -> None:
+        """A lost shoot bet goes to the kitty at once, freeing room for other shoot bets."""
+        if hand.shoot:
+            self._pay(seat, KITTY, hand.shoot, "shoot_loss")
+            self._shoot_out -= hand.shoot
+
+    def _deal(self, hand: Hand, face_up: bool) -> None:
+        card = self.pack.draw()
+        hand.cards.append(card)
+        hand.public.append(face_up)
+        if face_up:
+            self._see(card)
+
+    def _see(self, card: int) -> None:
+        self.seen[CARD_RANK[card]] += 1
+
+    def _reveal(self, hand: Hand, only_first: bool = False) -> None:
+        """Turn a hand's cards face up (``only_first``: the ace of a declared pagat pontoon)."""
+        for index, card in enumerate(hand.cards):
+            if only_first and CARD_RANK[card] != 0:
+                continue
+            if not hand.public[index]:
+                hand.public[index] = True
+                self._see(card)
+
+    def _reveal_banker(self) -> None:
+        for hand in self.banker_hands:
+            self._reveal(hand)
+
+    def _shuffle_and_cut(self) -> None:
+        self.pack.shuffle()
+        self.pack.cut()
+        self.seen = [0] * 13
+
+    def _active_players(self) -> list[PlayerState]:
+        return [player for player in self.players if not player.sitting_out]
+
+    def _all_hands(self) -> list[Hand]:
+        return [hand for player in self.players for hand in player.hands] + self.banker_hands
+
+    def _draw_first_banker(self) -> int:
+        """Choose the first banker as the preset says, from a separate seeded pack."""
+        method = self.rules.first_banker
+        if method == "random":
+            return int(self.rng.integers(self.num_seats))
+        order = self.rng.permutation(CARDS_PER_DECK).tolist()
+        if method == "high_card":
+            # Each seat cuts a card; aces rank high, as when cutting for deal.
+            cuts = order[: self.num_seats]
+            strength = [(CARD_RANK[card] - 1) % 13 for card in cuts]
+            return int(np.argmax(strength))
+        wanted = 0 if method == "first_ace" else 10
+        for index, card in enumerate(order):
+            if CARD_RANK[card] == wanted:
+                return index % self.num_seats
+        raise DeckError("no card of the wanted rank in the pack")  # pragma: no cover - a deck has four
+
+
+def _describe(option: LegalAction) -> str:
+    name = option.kind.name.lower()
+    if option.max_amount or option.kind in (ActionKind.KITTY, ActionKind.SELL_BANK, ActionKind.BID):
+        return f"{name}[{option.min_amount}..{option.max_amount}]"
+    return name
+
+
+def describe_legal(options: Sequence[LegalAction]) -> str:
+    """A short text list of legal actions, e.g. ``"stick, twist, buy[5..10]"``."""
+    return ", ".join(_describe(option) for option in options)
+
