@@ -165,6 +165,35 @@ class PontoonGame:
         self._step = 0
         self._turn = 0
         self._round_started = False
+        self.banker_seat_of_round = banker
+        self._banker_active = 0
+        self._banker_looked = 0
+        self._shoot_out = 0
+        self._stakes_doubled = False
+
+    @property
+    def active_hand_index(self) -> int:
+        """Index of the hand being played now (a player's split hand or a dealer's hand)."""
+        if self.phase == Phase.PLAYER_TURN:
+            return self.players[self._turn].active
+        if self.phase == Phase.BANKER_TURN:
+            return self._banker_active
+        return 0
+
+    @property
+    def banker_cards_known_to_banker(self) -> int:
+        """How many of his own cards the banker has looked at (rules differ on when he may)."""
+        return self._banker_looked
+
+    @property
+    def shoot_room(self) -> int:
+        """Chips still open for shoot bets: the kitty less the shoot bets outstanding."""
+        return max(0, self.kitty - self._shoot_out)
+
+    @property
+    def stakes_doubled(self) -> bool:
+        """The banker doubled every stake this round (1850, 1939)."""
+        return self._stakes_doubled
 
     # ------------------------------------------------------------------ public API
 
