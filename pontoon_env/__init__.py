@@ -10,6 +10,9 @@ from pontoon_env.cards import DeckError, card_name, parse_card
 from pontoon_env.engine import PontoonGame, Transfer
 from pontoon_env.hands import HandClass, classify, hand_total
 from pontoon_env.rules import PRESETS, Rules, RulesError, make_rules
+from pontoon_env.registration import register_envs
+
+register_envs()  # gymnasium.make("Pontoon-v0") / ("PontoonBanker-v0") after `import pontoon_env`
 
 __all__ = [
     "PRESETS",

@@ -1,0 +1,729 @@
+"""Fixed-size encodings for learning: one discrete action table and one flat observation vector.
+
+Both the Gymnasium environment (:mod:`pontoon_env.env`), the PettingZoo environment
+(:mod:`pontoon_env.pettingzoo_env`) and a trained model sitting at a table
+(:class:`agents.model.ModelPolicy`) use these two classes, so a model trained in one place plays
+in the others without translation.
+
+:class:`ActionTable`
+    One ``Discrete(n)`` numbering of every decision of every preset. Kinds that take no amount
+    (``stick``, ``twist``, ``draw`` ...) get one id each. Kinds that take chips (stake, buy, shoot
+    bet, kitty, reserve price, bid) get a few *levels* each. A level is an ``int`` (that many chips),
+    ``"min"`` / ``"max"`` (the smallest / largest amount legal now) or a ``float`` in ``[0, 1]``
+    (that fraction of the way from the smallest to the largest legal amount). The amount is clipped
+    into the legal range; when two levels of a kind give the same amount only the first is legal,
+    so every legal id means a different action. The layout is the same for every preset: ids of
+    kinds a preset never uses are simply never legal.
+
+:class:`ObservationEncoder`
+    A ``float32`` vector built only from a :class:`~pontoon_env.observation.SeatView`, so it holds
+    what that seat may see and nothing more. Values are scaled to small ranges (chips in units of
+    the maximum stake, totals in units of 21, counts in units of a deck); :meth:`ObservationEncoder.bounds`
+    gives the exact box and :meth:`ObservationEncoder.index_table` names every index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Union
+
+import numpy as np
+
+from pontoon_env.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
+from pontoon_env.cards import CARD_RANK, CARDS_PER_DECK, RANK_NAMES
+from pontoon_env.hands import hand_total
+from pontoon_env.observation import HIDDEN, HandView, SeatView
+from pontoon_env.rules import Rules
+
+Level = Union[int, float, str]
+"""An amount level: chips (``int``), ``"min"``/``"max"``, or a fraction of the legal range (``float``)."""
+
+# ------------------------------------------------------------------------------------------ actions
+
+#: The order of the action table: amount kinds expand into their levels in place.
+ACTION_ORDER: tuple[ActionKind, ...] = (
+    ActionKind.STAKE,
+    ActionKind.STICK,
+    ActionKind.TWIST,
+    ActionKind.BUY,
+    ActionKind.SPLIT,
+    ActionKind.DOUBLE,
+    ActionKind.SHOOT,
+    ActionKind.NO_SHOOT,
+    ActionKind.DOUBLE_STAKES,
+    ActionKind.NO_DOUBLE,
+    ActionKind.DRAW,
+    ActionKind.STAND,
+    ActionKind.BANKER_SPLIT,
+    ActionKind.KITTY,
+    ActionKind.KEEP_BANK,
+    ActionKind.SELL_BANK,
+    ActionKind.BID,
+    ActionKind.PASS,
+    ActionKind.TAKE_BANK,
+    ActionKind.DECLINE_BANK,
+)
+
+_PREFIX = {
+    ActionKind.STAKE: "stake",
+    ActionKind.BUY: "buy",
+    ActionKind.SHOOT: "shoot",
+    ActionKind.KITTY: "kitty",
+    ActionKind.SELL_BANK: "sell",
+    ActionKind.BID: "bid",
+}
+_LEVEL_ARGUMENT = {
+    ActionKind.STAKE: "stake_levels",
+    ActionKind.BUY: "buy_levels",
+    ActionKind.SHOOT: "shoot_levels",
+    ActionKind.KITTY: "kitty_levels",
+    ActionKind.SELL_BANK: "sale_levels",
+    ActionKind.BID: "bid_levels",
+}
+DEFAULT_STAKE_LEVEL_COUNT = 4
+
+KIND_MEANING: dict[ActionKind, str] = {
+    ActionKind.STAKE: "player: initial stake of that many chips",
+    ActionKind.STICK: "player: stop drawing to this hand",
+    ActionKind.TWIST: "player: a card face up, the stake unchanged (vingt-un: draw)",
+    ActionKind.BUY: "player: a card face down for that many more chips",
+    ActionKind.SPLIT: "player: play a pair as two hands",
+    ActionKind.DOUBLE: "player (casino): double the stake, with one card",
+    ActionKind.SHOOT: "player (Shoot): a shoot bet against the kitty",
+    ActionKind.NO_SHOOT: "player (Shoot): no shoot bet after the stakes",
+    ActionKind.DOUBLE_STAKES: "banker (1850, 1939): double every stake after seeing his first card",
+    ActionKind.NO_DOUBLE: "banker (1850, 1939): leave the stakes",
+    ActionKind.DRAW: "banker: draw a card",
+    ActionKind.STAND: "banker: stop drawing",
+    ActionKind.BANKER_SPLIT: "banker (1850): play a pair as two hands",
+    ActionKind.KITTY: "banker (Shoot): put up / add to the kitty",
+    ActionKind.KEEP_BANK: "banker: keep the bank (no sale)",
+    ActionKind.SELL_BANK: "banker: offer the bank for sale with that reserve price",
+    ActionKind.BID: "player: bid for the bank",
+    ActionKind.PASS: "player: no bid for the bank",
+    ActionKind.TAKE_BANK: "player (2011): take the bank after a pontoon",
+    ActionKind.DECLINE_BANK: "player (2011): leave the bank where it is",
+}
+"""What each action kind does, for the generated action tables."""
+
+
+def default_levels(rules: Rules) -> dict[str, tuple[Level, ...]]:
+    """The default amount levels of each amount kind under ``rules``, keyed by argument name.
+
+    * stakes: four chip amounts spread evenly over ``[min_stake, max_stake]`` (fewer if they
+      coincide), so the learner bets in fixed, readable amounts;
+    * buys: the smallest and the largest legal buy (``buy:min`` is "buy one for the initial stake"
+      in ``pagat``, ``buy:max`` the doubling first buy);
+    * shoot bets and the kitty: the smallest, half-way and largest amounts;
+    * the reserve price of a sale and bids: nothing / 2 / 5 maximum stakes (a bid's ``min`` is the
+      lowest bid accepted now).
+    """
+    spread = np.linspace(rules.min_stake, rules.max_stake, DEFAULT_STAKE_LEVEL_COUNT)
+    stakes = tuple(sorted({int(round(value)) for value in spread}))
+    two, five = 2 * rules.max_stake, 5 * rules.max_stake
+    return {
+        "stake_levels": stakes,
+        "buy_levels": ("min", "max"),
+        "shoot_levels": ("min", 0.5, "max"),
+        "kitty_levels": ("min", 0.5, "max"),
+        "sale_levels": (0, two, five),
+        "bid_levels": ("min", two, five),
+    }
+
+
+def _check_level(argument: str, level: object) -> Level:
+    if isinstance(level, str) and level in ("min", "max"):
+        return level
+    if isinstance(level, (int, np.integer)) and not isinstance(level, (bool, np.bool_)):
+        if int(level) < 0:
+            raise ValueError(f"{argument}: chip levels must be >= 0, got {level!r}")
+        return int(level)
+    if isinstance(level, (float, np.floating)):
+        if not 0.0 <= float(level) <= 1.0:
+            raise ValueError(f"{argument}: fraction levels must be in [0, 1], got {level!r}")
+        return float(level)
+    raise ValueError(
+        f"{argument}: a level is a number of chips (int), 'min', 'max' or a fraction of the legal range "
+        f"(float in [0, 1]); got {level!r}"
+    )
+
+
+def level_name(kind: ActionKind, level: Level) -> str:
+    """The readable name of one amount level, e.g. ``stake:5``, ``buy:max``, ``shoot:50%``."""
+    prefix = _PREFIX[kind]
+    if isinstance(level, str):
+        return f"{prefix}:{level}"
+    if isinstance(level, float):
+        return f"{prefix}:{level * 100:g}%"
+    return f"{prefix}:{level}"
+
+
+def resolve_amount(level: Level | None, low: int, high: int) -> int:
+    """The chips a level stands for when the legal range is ``[low, high]``."""
+    if level is None:
+        return 0
+    if level == "min":
+        return low
+    if level == "max":
+        return high
+    if isinstance(level, float):
+        return low + int(round(level * (high - low)))
+    return min(max(int(level), low), high)
+
+
+@dataclass(frozen=True)
+class ActionSlot:
+    """One id of the table: an action kind and, for amount kinds, its level."""
+
+    kind: ActionKind
+    level: Level | None
+    name: str
+
+
+class ActionTable:
+    """The discrete action ids of every decision (see the module docstring).
+
+    Args:
+        rules: the rules the table sizes its chip levels for.
+        stake_levels, buy_levels, shoot_levels, kitty_levels, sale_levels, bid_levels: the levels
+            of each amount kind (``None``: :func:`default_levels`).
+
+    Raises:
+        ValueError: a malformed level, or two levels of one kind with the same name.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        stake_levels: Sequence[Level] | None = None,
+        buy_levels: Sequence[Level] | None = None,
+        shoot_levels: Sequence[Level] | None = None,
+        kitty_levels: Sequence[Level] | None = None,
+        sale_levels: Sequence[Level] | None = None,
+        bid_levels: Sequence[Level] | None = None,
+    ) -> None:
+        self.rules = rules
+        given = {
+            "stake_levels": stake_levels,
+            "buy_levels": buy_levels,
+            "shoot_levels": shoot_levels,
+            "kitty_levels": kitty_levels,
+            "sale_levels": sale_levels,
+            "bid_levels": bid_levels,
+        }
+        defaults = default_levels(rules)
+        self.levels: dict[str, tuple[Level, ...]] = {}
+        for argument, levels in given.items():
+            if levels is None:
+                levels = defaults[argument]
+            if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+                raise ValueError(f"{argument}: expected a sequence of levels, got {levels!r}")
+            checked = tuple(_check_level(argument, level) for level in levels)
+            if not checked:
+                raise ValueError(f"{argument}: expected at least one level")
+            self.levels[argument] = checked
+        slots: list[ActionSlot] = []
+        for kind in ACTION_ORDER:
+            if kind in _PREFIX:
+                for level in self.levels[_LEVEL_ARGUMENT[kind]]:
+                    slots.append(ActionSlot(kind, level, level_name(kind, level)))
+            else:
+                slots.append(ActionSlot(kind, None, kind.name.lower()))
+        self.slots: tuple[ActionSlot, ...] = tuple(slots)
+        self.names: list[str] = [slot.name for slot in slots]
+        if len(set(self.names)) != len(self.names):
+            duplicates = sorted({name for name in self.names if self.names.count(name) > 1})
+            raise ValueError(f"action levels give duplicate action names {duplicates}; give each level once")
+        self.n = len(slots)
+        self._ids_by_kind: dict[ActionKind, tuple[int, ...]] = {
+            kind: tuple(index for index, slot in enumerate(slots) if slot.kind == kind)
+            for kind in ACTION_ORDER
+        }
+        self._index = {name: index for index, name in enumerate(self.names)}
+
+    def __len__(self) -> int:
+        return self.n
+
+    def index(self, name: str) -> int:
+        """The id of the action called ``name`` (e.g. ``"stick"``, ``"buy:max"``).
+
+        Raises:
+            KeyError: naming the unknown action and listing the valid names.
+        """
+        try:
+            return self._index[name]
+        except KeyError:
+            raise KeyError(f"unknown action name {name!r}; expected one of {self.names}") from None
+
+    def config(self) -> dict[str, list[Level]]:
+        """The levels as plain lists (for a checkpoint's JSON config)."""
+        return {argument: list(levels) for argument, levels in self.levels.items()}
+
+    def _legal_ids(self, legal: Sequence[LegalAction]) -> dict[int, Action]:
+        """Every legal id with the action it stands for now (first of equal amounts wins)."""
+        chosen: dict[int, Action] = {}
+        for option in legal:
+            used: set[int] = set()
+            for action_id in self._ids_by_kind[option.kind]:
+                amount = resolve_amount(self.slots[action_id].level, option.min_amount, option.max_amount)
+                if amount in used:
+                    continue
+                used.add(amount)
+                chosen[action_id] = Action(option.kind, amount)
+        return chosen
+
+    def mask(self, legal: Sequence[LegalAction]) -> np.ndarray:
+        """Boolean mask of shape ``(n,)``: True for the ids legal now."""
+        mask = np.zeros(self.n, dtype=bool)
+        for action_id in self._legal_ids(legal):
+            mask[action_id] = True
+        return mask
+
+    def decode(self, action_id: int, legal: Sequence[LegalAction]) -> Action:
+        """The engine :class:`Action` that ``action_id`` stands for now.
+
+        Raises:
+            IllegalActionError: the id is out of range or not legal now; the message lists the legal ids.
+        """
+        chosen = self._legal_ids(legal)
+        if action_id in chosen:
+            return chosen[action_id]
+        if not 0 <= action_id < self.n:
+            raise IllegalActionError(f"action id {action_id} is out of range 0..{self.n - 1}")
+        offered = ", ".join(f"{index}={self.names[index]}" for index in sorted(chosen)) or "none (round over)"
+        raise IllegalActionError(
+            f"action {action_id} ({self.names[action_id]}) is not legal now; legal: {offered}"
+        )
+
+    def markdown_table(self) -> str:
+        """Every id as a Markdown table: id, name, what it does."""
+        lines = ["| id | action | meaning |", "|---|---|---|"]
+        for index, slot in enumerate(self.slots):
+            lines.append(f"| {index} | `{slot.name}` | {KIND_MEANING[slot.kind]} |")
+        return "\n".join(lines)
+
+    def describe(self, legal: Sequence[LegalAction]) -> str:
+        """The legal ids and names now, e.g. ``"1=stick, 2=twist"``."""
+        return ", ".join(f"{index}={self.names[index]}" for index in sorted(self._legal_ids(legal)))
+
+
+# ------------------------------------------------------------------------------------- observations
+
+RANKS = len(RANK_NAMES)
+PHASES = len(Phase)
+CHIP_CAP = 100.0
+"""Kitty, shoot bets and shoot room are given in maximum stakes and clipped here."""
+STAKE_CAP = 32.0
+"""A hand's stake in maximum stakes is clipped here (no preset comes near it)."""
+TOTAL_CAP = 1.5
+"""Totals are given in units of 21; a bust total stays below 31/21."""
+BALANCE_SCALE = 10.0
+"""Balances are squashed as ``x / (1 + |x|)`` of ``chips / (BALANCE_SCALE * max_stake)``."""
+
+
+class ObsField(NamedTuple):
+    """One named part of the observation vector."""
+
+    name: str
+    slice: slice
+    meaning: str
+
+
+class _Field(NamedTuple):
+    name: str
+    offset: int
+    size: int
+    low: float
+    high: float
+    meaning: str
+
+
+class Block(NamedTuple):
+    """A group of fields, repeated ``count`` times with a fixed ``stride`` (hands, seats)."""
+
+    name: str
+    start: int
+    count: int
+    stride: int
+    fields: tuple[_Field, ...]
+    meaning: str
+
+
+def _block_fields(spec: Sequence[tuple[str, int, float, float, str]]) -> tuple[tuple[_Field, ...], int]:
+    fields, offset = [], 0
+    for name, size, low, high, meaning in spec:
+        fields.append(_Field(name, offset, size, low, high, meaning))
+        offset += size
+    return tuple(fields), offset
+
+
+class ObservationEncoder:
+    """Encode a :class:`SeatView` as a flat ``float32`` vector of a fixed size.
+
+    The layout depends on the rules (how many hands a player or the banker can hold after splits,
+    the number of decks) and on the number of seats; :meth:`index_table` and
+    :meth:`markdown_table` document it. Other seats are given relative to the observer: slot 1 is
+    the seat on the observer's left, and so on round the table, with the banker's slot flagged.
+
+    Args:
+        rules: the rules of the table.
+        num_seats: players plus the banker.
+    """
+
+    def __init__(self, rules: Rules, num_seats: int) -> None:
+        if not isinstance(num_seats, int) or num_seats < 2:
+            raise ValueError(f"num_seats: expected an integer >= 2, got {num_seats!r}")
+        self.rules = rules
+        self.num_seats = num_seats
+        self.player_hands = rules.max_split_hands if rules.split != "none" else 1
+        self.banker_hands = rules.max_split_hands if rules.dealer_may_split else 1
+        self.own_hands = max(self.player_hands, self.banker_hands)
+        self.max_cards = 5 if rules.five_card_trick else 22
+        deck_high = float(rules.decks)
+        chip_cap, stake_cap = CHIP_CAP, STAKE_CAP
+        flag = (0.0, 1.0)
+        table_spec = [
+            ("phase", PHASES, *flag, "one-hot of the round's phase (pontoon_env.Phase order)"),
+            ("is_banker", 1, *flag, "1 if this seat is the banker this round"),
+            ("to_act", 1, *flag, "1 if this seat decides now"),
+            ("stakes_doubled", 1, *flag, "1 if the banker doubled every stake this round (1850, 1939)"),
+            (
+                "seen_ranks",
+                RANKS,
+                *flag,
+                "cards of each rank (A..K) seen face up since the last shuffle / (4 x decks)",
+            ),
+            ("cards_in_pack", 1, *flag, "cards left in the pack / (52 x decks)"),
+            ("kitty", 1, 0.0, chip_cap, "Shoot: chips in the kitty / max_stake"),
+            ("shoot_room", 1, 0.0, chip_cap, "Shoot: kitty less outstanding shoot bets / max_stake"),
+            ("balance", 1, -1.0, 1.0, "this seat's chips, squashed: x/(1+|x|), x = chips/(10 x max_stake)"),
+        ]
+        own_spec = [
+            ("present", 1, *flag, "1 if this hand exists"),
+            ("active", 1, *flag, "1 if this is the hand being played now by this seat"),
+            ("ranks", RANKS, 0.0, deck_high, "cards of each rank this seat can see in the hand / 4"),
+            (
+                "hidden",
+                1,
+                *flag,
+                "cards of the hand this seat has not looked at / 2 (the banker's own cards)",
+            ),
+            ("num_cards", 1, *flag, f"cards in the hand / {self.max_cards}"),
+            ("total", 1, 0.0, TOTAL_CAP, "best total of the cards seen / 21"),
+            ("soft", 1, *flag, "1 if an ace counts 11 in that total"),
+            ("stake", 1, 0.0, stake_cap, "chips staked on the hand / max_stake"),
+            ("initial", 1, 0.0, stake_cap, "initial stake / max_stake"),
+            ("last_buy", 1, 0.0, stake_cap, "price of the last buy / max_stake (0 before any buy)"),
+            ("buys", 1, 0.0, 4.0, "cards bought / 3"),
+            ("twisted", 1, *flag, "1 after a twist (no more buying)"),
+            ("doubled", 1, *flag, "1 after a casino double"),
+            ("split", 1, *flag, "1 if the hand came from a split"),
+            ("shoot", 1, 0.0, chip_cap, "shoot bets on the hand / max_stake"),
+            ("done", 1, *flag, "1 once the hand is finished"),
+            ("bust", 1, *flag, "1 if the hand went bust"),
+            ("declared", 1, *flag, "1 if the hand is a declared natural"),
+        ]
+        banker_spec = [
+            ("present", 1, *flag, "1 if the banker holds this hand"),
+            ("ranks", RANKS, 0.0, deck_high, "cards of each rank of the hand this seat can see / 4"),
+            ("hidden", 1, *flag, "cards of the hand hidden from this seat / 2"),
+            ("num_cards", 1, *flag, f"cards in the hand / {self.max_cards}"),
+            ("total", 1, 0.0, TOTAL_CAP, "best total of the cards this seat can see / 21"),
+            ("soft", 1, *flag, "1 if an ace counts 11 in that total"),
+            ("split", 1, *flag, "1 if the banker split a pair into this hand (1850)"),
+            ("done", 1, *flag, "1 once the banker stopped drawing to this hand"),
+        ]
+        seat_spec = [
+            ("is_banker", 1, *flag, "1 if that seat is the banker this round"),
+            (
+                "in_round",
+                1,
+                *flag,
+                "1 if that seat plays hands this round (0 for the banker or a seat sitting out)",
+            ),
+            ("balance", 1, -1.0, 1.0, "that seat's chips, squashed like the own balance"),
+        ]
+        other_hand_spec = [
+            ("present", 1, *flag, "1 if the hand exists"),
+            ("num_cards", 1, *flag, f"cards in the hand / {self.max_cards}"),
+            ("known_cards", 1, *flag, f"cards of the hand this seat can see / {self.max_cards}"),
+            ("total", 1, 0.0, TOTAL_CAP, "best total of the visible cards / 21"),
+            ("soft", 1, *flag, "1 if an ace counts 11 in that visible total"),
+            ("stake", 1, 0.0, stake_cap, "stake on the hand / max_stake (public)"),
+            ("buys", 1, 0.0, 4.0, "cards bought (face down) / 3"),
+            ("twisted", 1, *flag, "1 after a twist"),
+            ("doubled", 1, *flag, "1 after a casino double"),
+            ("split", 1, *flag, "1 if the hand came from a split"),
+            ("shoot", 1, 0.0, chip_cap, "shoot bets on the hand / max_stake"),
+            ("bust", 1, *flag, "1 if the hand is known to have gone bust"),
+            ("declared", 1, *flag, "1 if the hand is a declared natural"),
+        ]
+        table_fields, table_size = _block_fields(table_spec)
+        own_fields, self._own_stride = _block_fields(own_spec)
+        banker_fields, self._banker_stride = _block_fields(banker_spec)
+        other_hand_fields, self._other_hand_stride = _block_fields(other_hand_spec)
+        seat_fields, seat_header = _block_fields(seat_spec)
+        hands_fields = tuple(
+            _Field(
+                f"hand[{h}].{field.name}",
+                seat_header + h * self._other_hand_stride + field.offset,
+                field.size,
+                field.low,
+                field.high,
+                field.meaning,
+            )
+            for h in range(self.player_hands)
+            for field in other_hand_fields
+        )
+        seat_fields = seat_fields + hands_fields
+        self._seat_stride = seat_header + self.player_hands * self._other_hand_stride
+        ranks_fields, _ = _block_fields(
+            [
+                (
+                    "ranks",
+                    RANKS,
+                    0.0,
+                    float(max(1, num_seats - 1)) * deck_high,
+                    "visible cards of each rank in the other players' hands this round / 4",
+                )
+            ]
+        )
+        blocks: list[Block] = []
+        start = 0
+        for name, count, stride, fields, meaning in (
+            ("table", 1, table_size, table_fields, "the round and the table"),
+            (
+                "own",
+                self.own_hands,
+                self._own_stride,
+                own_fields,
+                "this seat's hands (the banker's hands when this seat is the banker), in play order",
+            ),
+            (
+                "banker",
+                self.banker_hands,
+                self._banker_stride,
+                banker_fields,
+                "the banker's hands as this seat sees them",
+            ),
+            ("others", 1, RANKS, ranks_fields, "the other players' visible cards, summed"),
+            (
+                "seat",
+                num_seats - 1,
+                self._seat_stride,
+                seat_fields,
+                "the other seats, slot k = the k-th seat to this seat's left",
+            ),
+        ):
+            blocks.append(Block(name, start, count, stride, fields, meaning))
+            start += count * stride
+        self.blocks: tuple[Block, ...] = tuple(blocks)
+        self.size = start
+        low = np.zeros(self.size, dtype=np.float32)
+        high = np.zeros(self.size, dtype=np.float32)
+        for block in self.blocks:
+            for repeat in range(block.count):
+                for field in block.fields:
+                    begin = block.start + repeat * block.stride + field.offset
+                    low[begin : begin + field.size] = field.low
+                    high[begin : begin + field.size] = field.high
+        self.low, self.high = low, high
+        self._table, self._own, self._banker, self._others, self._seats = (
+            block.start for block in self.blocks
+        )
+        self._scale_chips = 1.0 / rules.max_stake
+        self._scale_seen = 1.0 / (4 * rules.decks)
+        self._scale_pack = 1.0 / (CARDS_PER_DECK * rules.decks)
+        self._scale_cards = 1.0 / self.max_cards
+        self._balance_unit = BALANCE_SCALE * rules.max_stake
+
+    # ---------------------------------------------------------------------------- documentation
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of the lower and upper bounds of every index (for a ``gymnasium.spaces.Box``)."""
+        return self.low.copy(), self.high.copy()
+
+    def index_table(self) -> list[ObsField]:
+        """Every field of the vector: ``(name, slice, meaning)``, in order, repeats expanded."""
+        rows = []
+        for block in self.blocks:
+            for repeat in range(block.count):
+                prefix = (
+                    block.name
+                    if block.count == 1
+                    else f"{block.name}[{repeat + (1 if block.name == 'seat' else 0)}]"
+                )
+                for field in block.fields:
+                    begin = block.start + repeat * block.stride + field.offset
+                    rows.append(
+                        ObsField(f"{prefix}.{field.name}", slice(begin, begin + field.size), field.meaning)
+                    )
+        return rows
+
+    def markdown_table(self) -> str:
+        """The layout as Markdown: one table of blocks, then each block's fields with offsets."""
+        lines = [
+            f"Observation size: **{self.size}** (`{self.rules.preset}`, {self.num_seats} seats).",
+            "",
+            "| indices | block | repeats | stride | meaning |",
+            "|---|---|---|---|---|",
+        ]
+        for block in self.blocks:
+            end = block.start + block.count * block.stride
+            lines.append(
+                f"| {block.start}–{end - 1} | `{block.name}` | {block.count} | {block.stride} "
+                f"| {block.meaning} |"
+            )
+        for block in self.blocks:
+            lines += [
+                "",
+                f"Block `{block.name}` (offsets within one repeat):",
+                "",
+                "| offset | field | size | range | meaning |",
+                "|---|---|---|---|---|",
+            ]
+            for field in block.fields:
+                if (
+                    block.name == "seat"
+                    and field.name.startswith("hand[")
+                    and not field.name.startswith("hand[0]")
+                ):
+                    continue
+                shown = field.name.replace("hand[0].", "hand[h].") if block.name == "seat" else field.name
+                offset = (
+                    f"{field.offset} + h×{self._other_hand_stride}"
+                    if field.name.startswith("hand[0]")
+                    else str(field.offset)
+                )
+                lines.append(
+                    f"| {offset} | `{shown}` | {field.size} | [{field.low:g}, {field.high:g}] "
+                    f"| {field.meaning} |"
+                )
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------------------------- encoding
+
+    def encode(self, view: SeatView) -> np.ndarray:
+        """The observation vector of ``view`` (a new ``float32`` array within :meth:`bounds`).
+
+        Each block is written as one list in the order of its field spec in ``__init__``; the
+        tests read values back through :meth:`index_table`, so the two cannot drift apart.
+        """
+        out = np.zeros(self.size, dtype=np.float32)
+        chips = self._scale_chips
+        table = [0.0] * PHASES
+        table[int(view.phase)] = 1.0
+        table += [float(view.is_banker), float(view.to_act), float(view.stakes_doubled)]
+        table += [count * self._scale_seen for count in view.seen_ranks]
+        table += [
+            view.cards_in_pack * self._scale_pack,
+            view.kitty * chips,
+            view.shoot_room * chips,
+            self._squash(view.balances[view.seat]),
+        ]
+        out[self._table : self._table + len(table)] = table
+
+        for index, hand in enumerate(view.own_hands[: self.own_hands]):
+            start = self._own + index * self._own_stride
+            out[start : start + self._own_stride] = self._own_values(
+                hand, view.to_act and index == view.active_hand
+            )
+        for index, hand in enumerate(view.banker_hands[: self.banker_hands]):
+            start = self._banker + index * self._banker_stride
+            out[start : start + self._banker_stride] = self._banker_values(hand)
+
+        ranks = [0.0] * RANKS
+        num_seats, seat_start, stride = self.num_seats, self._seats, self._seat_stride
+        in_round: dict[int, tuple[HandView, ...]] = {seat: hands for seat, hands in view.players}
+        for seat in range(num_seats):
+            slot = (seat - view.seat) % num_seats
+            if slot == 0:
+                continue
+            hands = in_round.get(seat, ())
+            header = [float(seat == view.banker), float(bool(hands)), self._squash(view.balances[seat])]
+            base = seat_start + (slot - 1) * stride
+            out[base : base + len(header)] = header
+            for index, hand in enumerate(hands[: self.player_hands]):
+                start = base + len(header) + index * self._other_hand_stride
+                out[start : start + self._other_hand_stride] = self._other_values(hand)
+                for card in hand.cards:
+                    if card != HIDDEN:
+                        ranks[CARD_RANK[card]] += 0.25
+        out[self._others : self._others + RANKS] = ranks
+        np.minimum(
+            out, self.high, out=out
+        )  # chips beyond the caps; every value is >= its low by construction
+        return out
+
+    def _squash(self, chips: int) -> float:
+        x = chips / self._balance_unit
+        return x / (1.0 + abs(x))
+
+    @staticmethod
+    def _rank_counts(known: Sequence[int]) -> list[float]:
+        counts = [0.0] * RANKS
+        for card in known:
+            counts[CARD_RANK[card]] += 0.25
+        return counts
+
+    def _own_values(self, hand: HandView, active: bool) -> list[float]:
+        known = [card for card in hand.cards if card != HIDDEN]
+        total, soft = hand_total(known)
+        chips = self._scale_chips
+        return [
+            1.0,
+            float(active),
+            *self._rank_counts(known),
+            (len(hand.cards) - len(known)) / 2.0,
+            len(hand.cards) * self._scale_cards,
+            total / 21.0,
+            float(soft),
+            hand.stake * chips,
+            hand.initial * chips,
+            hand.last_buy * chips,
+            hand.buys / 3.0,
+            float(hand.twisted),
+            float(hand.doubled),
+            float(hand.split),
+            hand.shoot * chips,
+            float(hand.done),
+            float(hand.bust),
+            float(hand.declared),
+        ]
+
+    def _banker_values(self, hand: HandView) -> list[float]:
+        known = [card for card in hand.cards if card != HIDDEN]
+        total, soft = hand_total(known)
+        return [
+            1.0,
+            *self._rank_counts(known),
+            (len(hand.cards) - len(known)) / 2.0,
+            len(hand.cards) * self._scale_cards,
+            total / 21.0,
+            float(soft),
+            float(hand.split),
+            float(hand.done),
+        ]
+
+    def _other_values(self, hand: HandView) -> list[float]:
+        # A player's `done` is left out on purpose: a hand that stops by itself at 21 would tell
+        # the table that a face-down card made 21 before the player's turn visibly ends.
+        known = [card for card in hand.cards if card != HIDDEN]
+        total, soft = hand_total(known)
+        chips = self._scale_chips
+        return [
+            1.0,
+            len(hand.cards) * self._scale_cards,
+            len(known) * self._scale_cards,
+            total / 21.0,
+            float(soft),
+            hand.stake * chips,
+            hand.buys / 3.0,
+            float(hand.twisted),
+            float(hand.doubled),
+            float(hand.split),
+            hand.shoot * chips,
+            float(hand.bust),
+            float(hand.declared),
+        ]

@@ -1,0 +1,113 @@
+"""The PettingZoo AEC environment: API and seed tests, rewards against the ledger, shared encodings."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from pontoon_env import PRESETS, IllegalActionError
+from pontoon_env.encoding import ActionTable, ObservationEncoder
+from pontoon_env.observation import observe
+from pontoon_env.pettingzoo_env import env as make_env
+from pontoon_env.pettingzoo_env import raw_env
+
+# api_test warns about any dict observation of an environment missing from its own list of
+# classic games; the action mask has to travel in the observation, so these two are expected.
+EXPECTED_API_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_api_and_seed_tests(preset, capsys):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(make_env(rules=preset, num_players=3, num_rounds=2), num_cycles=300)
+        seed_test(lambda: make_env(rules=preset, num_players=3, num_rounds=2), num_cycles=300)
+    unexpected = {str(warning.message) for warning in caught} - set(EXPECTED_API_WARNINGS)
+    assert not unexpected
+
+
+def play(environment, rng: np.random.Generator, seed: int) -> dict[str, float]:
+    """Random legal actions to the end; the total reward of each agent."""
+    environment.reset(seed=seed)
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        obs, reward, terminated, truncated, _ = environment.last()
+        totals[agent] += reward
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        environment.step(action)
+    return totals
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_rewards_sum_to_each_seats_chips(preset):
+    environment = raw_env(rules=preset, num_players=3, num_rounds=4)
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        totals = play(environment, rng, seed)
+        game = environment.game
+        start = game.rules.bankroll
+        for seat, agent in enumerate(environment.possible_agents):
+            assert totals[agent] * game.rules.min_stake == pytest.approx(game.balances[seat] - start)
+        # Chips are conserved: what the seats lost went to the kitty or the brûlet pool.
+        assert sum(totals.values()) * game.rules.min_stake == pytest.approx(-(game.kitty + game.pool))
+        assert game.round_index >= 4
+
+
+def test_every_seat_is_an_agent_and_the_banker_is_marked():
+    environment = raw_env(rules="pagat", num_players=3)
+    environment.reset(seed=1)
+    assert environment.possible_agents == ["seat_0", "seat_1", "seat_2", "seat_3"]
+    game = environment.game
+    encoder = environment.encoder
+    is_banker = next(row.slice for row in encoder.index_table() if row.name == "table.is_banker")
+    for seat, agent in enumerate(environment.possible_agents):
+        vector = environment.observe(agent)["observation"]
+        assert vector[is_banker][0] == float(seat == game.banker)
+        # the very encoder and view filter of the Gymnasium environment
+        np.testing.assert_array_equal(vector, ObservationEncoder(game.rules, 4).encode(observe(game, seat)))
+
+
+def test_only_the_agent_to_move_has_legal_actions():
+    environment = raw_env(rules="shoot", num_players=2)
+    environment.reset(seed=2)
+    table = ActionTable(environment.rules)
+    mover = environment.agent_selection
+    assert mover == f"seat_{environment.game.banker}"  # the banker puts up the kitty first
+    for agent in environment.agents:
+        mask = environment.observe(agent)["action_mask"]
+        assert mask.dtype == np.int8
+        if agent == mover:
+            assert np.array_equal(mask.astype(bool), table.mask(environment.game.legal_actions()))
+        else:
+            assert not mask.any()
+
+
+def test_illegal_and_malformed_actions():
+    environment = raw_env(rules="pagat", num_players=2)
+    environment.reset(seed=0)
+    agent = environment.agent_selection
+    with pytest.raises(IllegalActionError, match=f"agent {agent}: action 17 \\(stand\\) is not legal"):
+        environment.step(environment.action_names.index("stand"))
+    with pytest.raises(TypeError, match="integer id"):
+        environment.step(0.5)
+    with pytest.raises(ValueError, match="num_rounds"):
+        raw_env(num_rounds=0)
+
+
+def test_stacked_deck_and_settlement_info():
+    environment = raw_env(rules="pagat", num_players=1)
+    environment.reset(seed=0, options={"deck": ["AS", "9H", "KD", "8C"]})  # the player holds a pontoon
+    game = environment.game
+    player = f"seat_{game.player_order()[0]}"
+    assert environment.agent_selection == player
+    environment.step(environment.action_names.index("stake:10"))
+    while not all(environment.terminations.values()):
+        environment.step(environment.action_names.index("stand"))  # the banker stands on 17
+    assert environment.infos[player]["round_net"] == 20  # a pontoon wins double
+    assert environment.rewards[player] == 20.0
