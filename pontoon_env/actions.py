@@ -7,8 +7,8 @@ caller can see, for example, that a buy may be for 5 to 10 chips.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 
 class Phase(IntEnum):
@@ -55,9 +55,11 @@ AMOUNT_KINDS = frozenset({ActionKind.STAKE, ActionKind.SHOOT, ActionKind.BUY, Ac
                           ActionKind.SELL_BANK, ActionKind.BID})
 
 
-@dataclass(frozen=True)
-class Action:
-    """A decision: a kind and, for the kinds in :data:`AMOUNT_KINDS`, a chip amount."""
+class Action(NamedTuple):
+    """A decision: a kind and, for the kinds in :data:`AMOUNT_KINDS`, a chip amount.
+
+    A named tuple rather than a dataclass: actions are created on the hot path of every round.
+    """
 
     kind: ActionKind
     amount: int = 0
@@ -67,8 +69,7 @@ class Action:
         return f"{name}:{self.amount}" if self.kind in AMOUNT_KINDS else name
 
 
-@dataclass(frozen=True)
-class LegalAction:
+class LegalAction(NamedTuple):
     """A legal kind of action with the inclusive range of amounts it accepts (0..0 if none)."""
 
     kind: ActionKind

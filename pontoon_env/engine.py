@@ -148,6 +148,8 @@ class PontoonGame:
         self.pool = 0
         self.seen = [0] * 13
         """Rank counts of cards shown face up since the last shuffle."""
+        self._fresh = len(self.pack)
+        """Cards still in the pack that were there at the last shuffle (see :meth:`_restart_seen`)."""
         self.dealer_rounds = 0
         """Rounds the current banker has dealt (misericorde and the brûlet look at the first)."""
         self.round_index = 0
@@ -243,6 +245,7 @@ class PontoonGame:
             split_at = len(top_codes) - len(bottom)
             self.pack.stack(top_codes[:split_at], top_codes[split_at:])
             self.seen = [0] * 13
+            self._fresh = len(self.pack)
         self.round_index += 1
         self.ledger = []
         self.players = []
@@ -307,14 +310,18 @@ class PontoonGame:
         """
         if not isinstance(action, Action):
             raise TypeError(f"action: expected a pontoon_env.Action, got {type(action).__name__} {action!r}")
+        if isinstance(action.amount, np.integer):
+            action = Action(action.kind, int(action.amount))
+        elif isinstance(action.amount, bool) or not isinstance(action.amount, int):
+            raise IllegalActionError(f"action {action}: amounts are whole chips, got {action.amount!r}")
         legal = self.legal_actions()
         if not any(option.allows(action) for option in legal):
             if self.phase == Phase.ROUND_OVER:
                 raise IllegalActionError(f"action {action}: the round is over; call new_round() first")
             offered = ", ".join(_describe(option) for option in legal)
             raise IllegalActionError(
-                f"action {action} is not legal for seat {self.current_seat} in phase {self.phase.name}; "
-                f"legal now: {offered}"
+                f"action {action} is not legal for seat {self.current_seat} in phase {self.phase.name}: "
+                f"{self._why_illegal(action, legal)}; legal now: {offered}"
             )
         getattr(self, "_apply_" + self.phase.name.lower())(action)
         self._run()
@@ -509,6 +516,7 @@ class PontoonGame:
         if is_natural([top, bottom]):
             self.pack.draw()
             self.pack.remove_bottom()
+            self._fresh = min(self._fresh - 1, len(self.pack))
             self.pack.discard([top, bottom])
             self._see(top)
             self._see(bottom)
@@ -610,6 +618,7 @@ class PontoonGame:
                     continue
                 self._pay(player.seat, winner.seat, 2 * stake, "natural")
                 hand.payout -= 2 * stake
+                winner.hands[0].payout += 2 * stake
             winner.hands[0].settled = True
             return True
 
@@ -662,15 +671,21 @@ class PontoonGame:
             hand.done = True
         elif kind == ActionKind.TWIST:
             hand.twisted = True
-            self._player_draw(player, hand, face_up=True)
+            # Vingt-Un players draw privately (§6: cards face down); Pontoon's twist is face up.
+            private = self.rules.settlement in ("vingt_un_1800", "vingt_un_1850")
+            self._player_draw(player, hand, face_up=not private)
         elif kind == ActionKind.BUY:
             hand.stake += action.amount
             hand.last_buy = action.amount
             hand.buys += 1
             self._player_draw(player, hand, face_up=False)
         elif kind == ActionKind.DOUBLE:
+            # The casino double comes with one card, face up ("doubles the bet and deals you a
+            # card"); the hand may keep hitting afterwards. Without the card a made hand could
+            # double and stand.
             hand.stake *= 2
             hand.doubled = True
+            self._player_draw(player, hand, face_up=True)
         elif kind == ActionKind.SPLIT:
             self._split(player, hand)
         elif kind == ActionKind.SHOOT:
@@ -682,14 +697,17 @@ class PontoonGame:
 
     def _split(self, player: PlayerState, hand: Hand) -> None:
         moved = hand.cards.pop()
-        hand.public.pop()
+        moved_public = hand.public.pop()
         new_hand = Hand(
             cards=[moved], public=[True], stake=hand.initial, initial=hand.initial, split=True
         )
         hand.split = True
-        hand.public[0] = True
-        self._see(hand.cards[0])
-        self._see(moved)
+        # Split cards lie face up; a re-split hand's first card is already showing (count it once).
+        if not hand.public[0]:
+            hand.public[0] = True
+            self._see(hand.cards[0])
+        if not moved_public:
+            self._see(moved)
         player.hands.insert(player.active + 1, new_hand)
         self._deal(hand, face_up=False)
         self._deal(new_hand, face_up=False)
@@ -733,6 +751,8 @@ class PontoonGame:
     def _banker_finished(self, hand: Hand) -> bool:
         if self.rules.settlement in ("pontoon_1939", "pontoon_2011") and is_natural(hand.cards) and not hand.split:
             return True
+        if not self.rules.dealer_five_card_trick:  # D9 off: no five-card trick, so no five-card stop
+            return hand.total() >= BLACKJACK
         return self._hand_finished(hand)
 
     def _apply_banker_turn(self, action: Action) -> None:
@@ -880,6 +900,39 @@ class PontoonGame:
             legal += self._shoot_legal(player.seat, first=False, hand=hand, player=player)
         return legal
 
+    def _why_illegal(self, action: Action, legal: list[LegalAction]) -> str:
+        """A short reason why ``action`` is not legal now, for the error message."""
+        for option in legal:
+            if option.kind == action.kind:
+                return f"the amount must be in {option.min_amount}..{option.max_amount}"
+        kind, rules = action.kind, self.rules
+        if self.phase == Phase.PLAYER_TURN:
+            player = self.players[self._turn]
+            hand = player.hands[player.active]
+            total, count = hand.total(), len(hand.cards)
+            if kind == ActionKind.STICK:
+                if total < rules.stick_min:
+                    return f"sticking needs a total of at least {rules.stick_min}, the hand has {total}"
+                return "a shoot bet on the fourth card waits for that card"
+            if kind == ActionKind.BUY and rules.allow_buy:
+                if hand.twisted:
+                    return "no buying after a twist"
+                if count == 4 and total <= rules.no_buy_fifth_at_or_below:
+                    limit = rules.no_buy_fifth_at_or_below
+                    return f"a four-card hand totalling {limit} or less may not buy its fifth card"
+                return "the hand cannot cover the smallest buy"
+            if kind == ActionKind.SPLIT and rules.split != "none":
+                if len(player.hands) >= rules.max_split_hands:
+                    return f"a player may hold at most {rules.max_split_hands} hands"
+                if count != 2 or hand.twisted or hand.buys or hand.doubled:
+                    return "only a hand's first two cards may split"
+                return "only a pair may split" + (" (aces only)" if rules.split_aces_only else "")
+            if kind == ActionKind.DOUBLE and rules.double_allowed:
+                return "a hand doubles once, on two to four cards"
+            if kind == ActionKind.SHOOT and rules.shoot:
+                return "a shoot bet needs room in the kitty and comes before a 4th card or on a split hand"
+        return f"{kind.name.lower()} is not a decision of this phase under these rules"
+
     def _can_split(self, player: PlayerState, hand: Hand) -> bool:
         rules = self.rules
         if rules.split == "none" or len(hand.cards) != 2 or len(player.hands) >= rules.max_split_hands:
@@ -976,7 +1029,10 @@ class PontoonGame:
             self._shoot_out -= hand.shoot
 
     def _deal(self, hand: Hand, face_up: bool) -> None:
+        if self._fresh <= 0:
+            self._restart_seen()
         card = self.pack.draw()
+        self._fresh -= 1
         hand.cards.append(card)
         hand.public.append(face_up)
         if face_up:
@@ -998,10 +1054,26 @@ class PontoonGame:
         for hand in self.banker_hands:
             self._reveal(hand)
 
+    def _restart_seen(self) -> None:
+        """The deal has run through every card that was in the pack at the last shuffle.
+
+        What comes next was seen before (a carry-over pack coming round again) or is the used pile
+        shuffled back in (deal-on), so the public memory starts again from the cards face up on
+        the table; otherwise a card would be counted twice.
+        """
+        self.seen = [0] * 13
+        for hand in self._all_hands():
+            if not hand.returned:
+                for card, public in zip(hand.cards, hand.public):
+                    if public:
+                        self._see(card)
+        self._fresh = len(self.pack) or len(self.pack.discards)
+
     def _shuffle_and_cut(self) -> None:
         self.pack.shuffle()
         self.pack.cut()
         self.seen = [0] * 13
+        self._fresh = len(self.pack)
 
     def _active_players(self) -> list[PlayerState]:
         return [player for player in self.players if not player.sitting_out]

@@ -127,12 +127,15 @@ class Rules:
 
     @property
     def max_buy_total(self) -> int:
-        """The most chips one hand can ever stake (initial plus every buy), for encodings."""
+        """The most chips one hand can ever stake (initial plus every buy, doubles included)."""
+        most = self.max_stake
         if self.buy_limits == "pagat":
-            return self.max_stake * 7
-        if self.buy_limits == "initial":
-            return self.max_stake * 4
-        return self.max_stake
+            most = self.max_stake * 7
+        elif self.buy_limits == "initial":
+            most = self.max_stake * 4
+        # The banker's double doubles the initial stake (and so every later buy); the casino
+        # double doubles the hand's stake once.
+        return most * (2 if self.banker_double else 1) * (2 if self.double_allowed else 1)
 
 
 def _option_types() -> dict[str, Any]:

@@ -1,0 +1,98 @@
+"""Small helpers for scripted, stacked-deck rule tests.
+
+A script is a list of steps, each an action name (``"stick"``, ``"twist"``, ``"split"``,
+``"stand"``, ``"draw"`` ...) or a ``(name, amount)`` pair (``("stake", 5)``, ``("buy", 4)``).
+Names are :class:`~pontoon_env.ActionKind` members in lower case. Every step must be legal:
+:meth:`PontoonGame.apply` raises otherwise, so a script doubles as a check of the legal sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pontoon_env import Action, ActionKind, PontoonGame, make_rules
+from pontoon_env.cards import parse_card
+
+Step = str | tuple[str, int]
+
+
+def new_game(
+    preset: str = "pagat", players: int = 1, *, seed: int = 0, banker: int = 0, **overrides
+) -> PontoonGame:
+    """A game of ``preset`` (with option ``overrides``) where ``banker`` deals and seats follow."""
+    return PontoonGame(make_rules(preset, **overrides), num_players=players, seed=seed, banker=banker)
+
+
+def action(step: Step) -> Action:
+    """Turn a script step into an :class:`Action`."""
+    if isinstance(step, str):
+        return Action(ActionKind[step.upper()])
+    name, amount = step
+    return Action(ActionKind[name.upper()], amount)
+
+
+def play(game: PontoonGame, script: Iterable[Step]) -> PontoonGame:
+    """Apply every step of ``script`` in order (each must be legal) and return the game."""
+    for step in script:
+        game.apply(action(step))
+    return game
+
+
+def deal(
+    preset: str = "pagat",
+    deck: Sequence[str] = (),
+    script: Iterable[Step] = (),
+    *,
+    players: int = 1,
+    bottom: Sequence[str] = (),
+    seed: int = 0,
+    banker: int = 0,
+    **overrides,
+) -> PontoonGame:
+    """Start a game, stack the pack with ``deck``, start a round and play ``script``."""
+    game = new_game(preset, players, seed=seed, banker=banker, **overrides)
+    game.new_round(deck=list(deck), bottom=list(bottom))
+    return play(game, script)
+
+
+def legal(game: PontoonGame) -> dict[str, tuple[int, int]]:
+    """The legal actions now, as ``{name: (min_amount, max_amount)}``."""
+    return {
+        option.kind.name.lower(): (option.min_amount, option.max_amount) for option in game.legal_actions()
+    }
+
+
+def kinds(game: PontoonGame) -> set[str]:
+    """The names of the legal action kinds now."""
+    return set(legal(game))
+
+
+def nets(game: PontoonGame) -> dict[int, int]:
+    """Every seat's net chips in this round's ledger."""
+    return {seat: game.seat_net(seat) for seat in range(game.num_seats)}
+
+
+def reasons(game: PontoonGame) -> list[tuple[object, object, int, str]]:
+    """The round's ledger as plain tuples ``(payer, payee, amount, reason)``."""
+    return [(t.payer, t.payee, t.amount, t.reason) for t in game.ledger]
+
+
+def codes(cards: Sequence[str]) -> tuple[int, ...]:
+    """Card codes of card names."""
+    return tuple(parse_card(card) for card in cards)
+
+
+def hand(game: PontoonGame, seat: int, index: int = 0):
+    """The ``index``-th hand of the player in ``seat``."""
+    for player in game.players:
+        if player.seat == seat:
+            return player.hands[index]
+    raise KeyError(seat)
+
+
+def hands(game: PontoonGame, seat: int) -> list:
+    """Every hand of the player in ``seat``."""
+    for player in game.players:
+        if player.seat == seat:
+            return player.hands
+    raise KeyError(seat)
