@@ -20,7 +20,7 @@ chips are conserved by construction and every movement has a reason.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from pontoon_env.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
 from pontoon_env.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
-from pontoon_env.hands import BLACKJACK, FIVE_CARDS, HandResult, classify, hand_total, is_natural
+from pontoon_env.hands import BLACKJACK, FIVE_CARDS, HandResult, classify, is_natural, values_total
 from pontoon_env.rules import Rules, make_rules
 from pontoon_env.settlement import (
     banker_natural_at_deal,
@@ -57,7 +57,7 @@ class Transfer:
     reason: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Hand:
     """One hand on the table, a player's or the banker's."""
 
@@ -84,12 +84,39 @@ class Hand:
     """Its cards already went back to the pack (a bust)."""
     payout: int = 0
     """Net chips this hand won (+) or lost (-) for its player."""
+    pips: int = field(default=0, init=False)
+    """Sum of the card values with aces as 1, kept up to date so totals cost nothing."""
+    has_ace: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        self.pips = sum(CARD_VALUE[card] for card in self.cards)
+        self.has_ace = any(CARD_VALUE[card] == 1 for card in self.cards)
+
+    def add(self, card: int, face_up: bool) -> None:
+        """Add a card (the only way cards enter a hand, so the pip count stays right)."""
+        self.cards.append(card)
+        self.public.append(face_up)
+        value = CARD_VALUE[card]
+        self.pips += value
+        if value == 1:
+            self.has_ace = True
+
+    def remove_last(self) -> tuple[int, bool]:
+        """Take the last card out (to split a pair); returns the card and whether it was face up."""
+        card = self.cards.pop()
+        public = self.public.pop()
+        self.__post_init__()
+        return card, public
+
+    def total_soft(self) -> tuple[int, bool]:
+        """Best total and whether an ace counts 11 (see :func:`pontoon_env.hands.values_total`)."""
+        return values_total(self.pips, self.has_ace)
 
     def total(self) -> int:
-        return hand_total(self.cards)[0]
+        return values_total(self.pips, self.has_ace)[0]
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerState:
     """A player's place in the round."""
 
@@ -163,7 +190,9 @@ class PontoonGame:
         self.players: list[PlayerState] = []
         self.banker_hands: list[Hand] = []
         self.phase = Phase.ROUND_OVER
-        self._steps: list[str] = []
+        self._steps: list[Callable[[PontoonGame], bool]] = []
+        self._legal: list[LegalAction] | None = None
+        """Legal actions at the current decision, computed once (policies ask, then apply)."""
         self._step = 0
         self._turn = 0
         self._round_started = False
@@ -260,7 +289,8 @@ class PontoonGame:
         self._bidders: list[int] = []
         self._banker_looked = 0
         self._asked: set[str] = set()
-        self._steps = self._round_steps()
+        self._steps = [_STEPS[name] for name in self._round_steps()]
+        self._legal = None
         self._step = 0
         self._turn = 0
         self._round_started = True
@@ -269,6 +299,11 @@ class PontoonGame:
 
     def legal_actions(self) -> list[LegalAction]:
         """The actions the current seat may take now, each with its range of amounts."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[LegalAction]:
         phase = self.phase
         if phase == Phase.PLAYER_TURN:
             player = self.players[self._turn]
@@ -308,14 +343,22 @@ class PontoonGame:
             IllegalActionError: the action is not legal now; the state is left unchanged.
             TypeError: ``action`` is not an :class:`Action`.
         """
-        if not isinstance(action, Action):
+        if type(action) is not Action and not isinstance(action, Action):
             raise TypeError(f"action: expected a pontoon_env.Action, got {type(action).__name__} {action!r}")
-        if isinstance(action.amount, np.integer):
-            action = Action(action.kind, int(action.amount))
-        elif isinstance(action.amount, bool) or not isinstance(action.amount, int):
-            raise IllegalActionError(f"action {action}: amounts are whole chips, got {action.amount!r}")
-        legal = self.legal_actions()
-        if not any(option.allows(action) for option in legal):
+        kind, amount = action
+        if type(amount) is not int:  # the common case is a plain int: check the rest only then
+            if isinstance(amount, np.integer):
+                action = Action(kind, int(amount))
+                amount = action.amount
+            elif isinstance(amount, bool) or not isinstance(amount, int):
+                raise IllegalActionError(f"action {action}: amounts are whole chips, got {amount!r}")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        for option in legal:
+            if option.kind == kind and option.min_amount <= amount <= option.max_amount:
+                break
+        else:
             if self.phase == Phase.ROUND_OVER:
                 raise IllegalActionError(f"action {action}: the round is over; call new_round() first")
             offered = ", ".join(_describe(option) for option in legal)
@@ -323,7 +366,7 @@ class PontoonGame:
                 f"action {action} is not legal for seat {self.current_seat} in phase {self.phase.name}: "
                 f"{self._why_illegal(action, legal)}; legal now: {offered}"
             )
-        getattr(self, "_apply_" + self.phase.name.lower())(action)
+        _APPLY[self.phase](self, action)
         self._run()
 
     def clone(self) -> PontoonGame:
@@ -431,8 +474,10 @@ class PontoonGame:
 
     def _run(self) -> None:
         """Run automatic steps until a decision is needed or the round is over."""
-        while self._step < len(self._steps):
-            if not getattr(self, "_step_" + self._steps[self._step])():
+        self._legal = None
+        steps = self._steps
+        while self._step < len(steps):
+            if not steps[self._step](self):
                 return
             self._step += 1
             self._turn = 0
@@ -696,8 +741,7 @@ class PontoonGame:
             self._place_shoot(hand, action.amount)
 
     def _split(self, player: PlayerState, hand: Hand) -> None:
-        moved = hand.cards.pop()
-        moved_public = hand.public.pop()
+        moved, moved_public = hand.remove_last()
         new_hand = Hand(
             cards=[moved], public=[True], stake=hand.initial, initial=hand.initial, split=True
         )
@@ -762,8 +806,7 @@ class PontoonGame:
         elif action.kind == ActionKind.STAND:
             hand.done = True
         else:  # BANKER_SPLIT
-            moved = hand.cards.pop()
-            hand.public.pop()
+            moved, _ = hand.remove_last()
             hand.split = True
             new_hand = Hand(cards=[moved], public=[True], split=True)
             self.banker_hands.insert(self._banker_active + 1, new_hand)
@@ -868,7 +911,7 @@ class PontoonGame:
 
     def _player_legal(self, player: PlayerState, hand: Hand) -> list[LegalAction]:
         rules = self.rules
-        total, _ = hand_total(hand.cards)
+        total = hand.total()
         count = len(hand.cards)
         can_draw = total < BLACKJACK and (count < FIVE_CARDS or not rules.five_card_trick)
         shoot_waiting = hand.fourth_shoot and count == 3
@@ -967,7 +1010,7 @@ class PontoonGame:
 
     def _banker_legal(self, hand: Hand) -> list[LegalAction]:
         rules = self.rules
-        total, soft = hand_total(hand.cards)
+        total, soft = hand.total_soft()
         if rules.dealer_rule == "hit_soft_17":
             draws = total < _CASINO_DEALER_STANDS or (total == _CASINO_DEALER_STANDS and soft)
             return [LegalAction(ActionKind.DRAW if draws else ActionKind.STAND)]
@@ -1033,8 +1076,7 @@ class PontoonGame:
             self._restart_seen()
         card = self.pack.draw()
         self._fresh -= 1
-        hand.cards.append(card)
-        hand.public.append(face_up)
+        hand.add(card, face_up)
         if face_up:
             self._see(card)
 
@@ -1110,3 +1152,14 @@ def describe_legal(options: Sequence[LegalAction]) -> str:
     """A short text list of legal actions, e.g. ``"stick, twist, buy[5..10]"``."""
     return ", ".join(_describe(option) for option in options)
 
+
+
+_STEPS: dict[str, Callable[[PontoonGame], bool]] = {
+    name[len("_step_"):]: function for name, function in vars(PontoonGame).items() if name.startswith("_step_")
+}
+"""The round's automatic steps by name; each returns False when it stops at a decision."""
+
+_APPLY: dict[Phase, Callable[[PontoonGame, Action], None]] = {
+    phase: vars(PontoonGame)["_apply_" + phase.name.lower()] for phase in Phase if phase != Phase.ROUND_OVER
+}
+"""How each decision phase applies its action."""
