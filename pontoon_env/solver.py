@@ -105,8 +105,9 @@ class BankerRule:
 
     He draws while his best total is below ``stand_on``; with ``hit_soft`` he also draws on a soft
     ``stand_on`` (the casino dealer: ``BankerRule(17, hit_soft=True)`` hits soft 17 and stands on
-    hard 17). He always stops at 21, at a bust, and at five cards when the rules know the five-card
-    trick.
+    hard 17). He always stops at 21, at a bust, and at five cards when the rules let him make a
+    five-card trick (``five_card_trick`` and ``dealer_five_card_trick``); otherwise he draws on by
+    the rule past five cards.
 
     ``double_on`` only matters where the rules have the banker's double (``pontoon_1939``): the
     values (1 = ace, 10 = ten-value) of his first card on which he doubles all stakes.
@@ -306,8 +307,12 @@ class _Model:
         self.rules = rules
         self.banker_rule = banker_rule
         self.player_max_cards = FIVE_CARDS if rules.five_card_trick else 99
-        # RULES §1: "a hand that reaches five cards stops drawing" applies to the banker too.
-        self.banker_max_cards = FIVE_CARDS if rules.five_card_trick else 99
+        # RULES §1: "a hand that reaches five cards stops drawing" applies to the banker too, but
+        # only where he can make the trick: with dealer_five_card_trick off (D9) the engine lets him
+        # draw on by his rule past five cards (PontoonGame._banker_finished).
+        self.banker_max_cards = (
+            FIVE_CARDS if rules.five_card_trick and rules.dealer_five_card_trick else 99
+        )
         self._player_results: dict[tuple[int, bool, int, bool], HandResult] = {}
         self._banker_results: dict[tuple[int, bool, int], HandResult] = {}
         self.banker_index: dict[HandResult, int] = {}

@@ -183,9 +183,12 @@ def _play_round(
         else:
             cards, chips, _ = standing[0]
             signal = Signal(False, len(cards), chips, is_natural(cards))
+        # The banker stops at five cards only where he can make the trick (D9); otherwise he draws
+        # on by his rule.
+        banker_trick = rules.five_card_trick and rules.dealer_five_card_trick
         while True:
             total, soft = hand_total(banker)
-            if total >= 21 or len(banker) >= 5:
+            if total >= 21 or (banker_trick and len(banker) >= 5):
                 break
             if response is not None:
                 draw = response.draws(signal, total, soft, len(banker), banker_doubled)
@@ -375,6 +378,27 @@ def test_banker_outcomes_follow_the_rule(rule: BankerRule) -> None:
     assert naturals == pytest.approx(2 * (1 / 13) * (4 / 13))
 
 
+@pytest.mark.parametrize(
+    ("preset", "rule"), [("pagat", BankerRule(17)), ("casino", None), ("pagat", BankerRule(22))]
+)
+def test_banker_without_five_card_trick_draws_past_five_cards(preset: str, rule: BankerRule | None) -> None:
+    # D9 off: no five-card trick and no five-card stop, so his final hand is distributed exactly as
+    # under rules that know no five-card trick at all; with it on, five-card hands stop short.
+    off = banker_outcomes(make_rules(preset, dealer_five_card_trick=False), rule)
+    none = banker_outcomes(make_rules(preset, five_card_trick=False, dealer_five_card_trick=False), rule)
+    assert off.keys() == none.keys()
+    for result, p in off.items():
+        assert p == pytest.approx(none[result], abs=1e-15)
+    assert sum(off.values()) == pytest.approx(1.0)
+    assert not any(r.hand_class == HandClass.FIVE_CARD_TRICK for r in off)
+    assert sum(p for r, p in off.items() if r.cards > 5) > 1e-4
+    stand_on = (rule or default_banker_rule(make_rules(preset))).stand_on
+    assert all(r.total >= stand_on for r in off if r.hand_class == HandClass.TOTAL)
+    on = banker_outcomes(preset, rule)
+    assert max(r.cards for r in on) == 5
+    assert any(r.hand_class == HandClass.FIVE_CARD_TRICK for r in on)
+
+
 def test_hitting_soft_17_stands_on_17_less_often() -> None:
     def standing_17(rule: BankerRule) -> float:
         outcomes = banker_outcomes("casino", rule)
@@ -514,24 +538,39 @@ def _engine_round(game, solution, banker_rule: BankerRule, cards: list[int], sta
 
 
 @pytest.mark.parametrize(
-    ("preset", "stake"), [("pagat", 1), ("casino", 1), ("pontoon_1939", 10), ("pontoon_2011", 10)]
+    ("preset", "stake", "options"),
+    [
+        ("pagat", 1, {}),
+        ("casino", 1, {}),
+        ("pontoon_1939", 10, {}),
+        ("pontoon_2011", 10, {}),
+        # D9 off: the banker makes no five-card trick and draws on past five cards by his rule.
+        ("pagat", 1, {"dealer_five_card_trick": False}),
+        ("casino", 1, {"dealer_five_card_trick": False}),
+    ],
 )
-def test_engine_plays_the_solver_policy_like_the_reference_simulator(preset: str, stake: int) -> None:
+def test_engine_plays_the_solver_policy_like_the_reference_simulator(
+    preset: str, stake: int, options: dict
+) -> None:
     # Same card order into the engine and into the simulator above: every round must come out the
     # same, so the solver's model of the rules (which the simulator checks statistically) is the
     # engine's. Eight decks and random card codes make the engine's stacked pack an infinite deck.
     engine = pytest.importorskip("pontoon_env.engine")
-    rules = make_rules(preset, decks=8, bank_passing="none")
+    rules = make_rules(preset, decks=8, bank_passing="none", **options)
     banker_rule = default_banker_rule(rules)
     solution = solve(rules, banker_rule, stake=stake)
     policy = solution.as_policy()
     game = engine.PontoonGame(rules, num_players=1, seed=0, banker=0)
     rng = np.random.default_rng(11)
     splits = 0
+    banker_past_five = 0
     for _ in range(1500):
         cards = rng.integers(0, 52, 30).tolist()
         net = _engine_round(game, solution, banker_rule, cards, stake)
         splits += len(game.players[0].hands) > 1
+        banker_past_five += len(game.banker_hands[0].cards) > 5
         expected = _play_round(rules, banker_rule, policy, _Stacked(cards), stake)  # type: ignore[arg-type]
         assert net == pytest.approx(expected * stake), (cards, game.round_report())
     assert splits > 0 or preset == "pontoon_2011"
+    # The banker draws a sixth card only where he has no five-card trick (and then does, here).
+    assert (banker_past_five > 0) == (not rules.dealer_five_card_trick)
