@@ -1,0 +1,116 @@
+"""The exact solver's player policy in a seat (:mod:`pontoon_env.solver`).
+
+:class:`OptimalPlayer` solves the rules once (an infinite-deck expectimax of one player seat
+against a banker who draws by a fixed rule, by default standing on 17, hitting soft 17 under the
+casino rule) and then looks every decision up:
+
+* the initial stake: the minimum or the maximum, as the solution's stake choice for the first card
+  (or before the deal) says;
+* the play: :func:`pontoon_env.solver.scripted_move` on the hand's cards, buy history, stake and
+  split state, among the legal moves (a buy at the smallest or the largest legal price: the solver
+  shows an optimum sits at one of the two ends).
+
+It is optimal against that banker rule over an infinite deck; against other bankers, or with the
+pack's memory, it is a strong baseline rather than a best response. It places no shoot bets (the
+solver does not model them; under ``shoot`` it solves the same rules without them), passes on bank
+sales and takes the bank when offered. In a banker seat it banks like ``BankerThreshold(17)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.scripted import Decision, ThresholdPlayer, active_hand, find, sized
+from pontoon_env.actions import Action, ActionKind, LegalAction
+from pontoon_env.hands import same_rank, same_value
+from pontoon_env.observation import HIDDEN, SeatView
+from pontoon_env.rules import Rules, make_rules
+
+_MOVES = {
+    ActionKind.STICK: ("stick",),
+    ActionKind.TWIST: ("twist",),
+    ActionKind.BUY: ("buy_min", "buy_max"),
+    ActionKind.DOUBLE: ("double",),
+    ActionKind.SPLIT: ("split",),
+}
+
+
+class OptimalPlayer(ThresholdPlayer):
+    """The solver's optimal player policy against a fixed banker rule (see the module docstring).
+
+    Args:
+        rules: the rules being played (``pagat``, ``shoot`` (bets aside), ``casino``,
+            ``pontoon_1939``, ``pontoon_2011``, with any options).
+        stand: the banker's rule the solution is optimal against: he stands on this total
+            (default 17; the casino dealer also hits soft 17).
+
+    Raises:
+        ValueError: rules the solver cannot model (the Vingt-Un presets).
+    """
+
+    name = "optimal"
+
+    def __init__(self, rules: Rules | str = "pagat", stand: int = 17) -> None:
+        from pontoon_env import solver
+
+        super().__init__()
+        self.rules = make_rules(rules) if isinstance(rules, str) else rules
+        solved_rules = self.rules.replace(shoot=False) if self.rules.shoot else self.rules
+        rule = solver.BankerRule(stand, hit_soft=self.rules.dealer_rule == "hit_soft_17")
+        self._solver = solver
+        self.solution = solver.solve(solved_rules, rule)
+        self.stand = stand
+
+    def on_stake(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Decision:
+        option = find(legal, ActionKind.STAKE)
+        if option is None:
+            return None
+        hand = active_hand(view)
+        first = hand.cards[0] if hand is not None and hand.cards and hand.cards[0] != HIDDEN else None
+        move = self._solver.scripted_stake(self.solution, first)
+        return sized(option, "max" if move == "stake_max" else "min")
+
+    def on_player_turn(
+        self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator
+    ) -> Decision:
+        hand = active_hand(view)
+        if hand is None:
+            return None
+        moves = [move for option in legal for move in _MOVES.get(option.kind, ())]
+        if not moves:
+            return None
+        index = view.active_hand
+        later = view.own_hands[index + 1 :]
+        pending = sum(
+            1 for other in later if len(other.cards) == 2 and not other.done and self._pair(other.cards)
+        )
+        move = self._solver.scripted_move(
+            self.solution,
+            hand.known_cards,
+            hand.twisted,
+            hand.last_buy,
+            hand.initial,
+            len(view.own_hands),
+            moves,
+            stake=hand.stake,
+            doubled=hand.doubled,
+            split_hand=hand.split,
+            pending_pairs=pending,
+            banker_doubled=view.stakes_doubled,
+        )
+        if move in ("buy_min", "buy_max"):
+            buy = find(legal, ActionKind.BUY)
+            return sized(buy, "min" if move == "buy_min" else "max") if buy is not None else None
+        kind = next(kind for kind, names in _MOVES.items() if move in names)
+        return Action(kind)
+
+    def _pair(self, cards: Sequence[int]) -> bool:
+        if self.rules.split == "none":
+            return False
+        first, second = cards
+        return same_value(first, second) if self.rules.split == "value" else same_rank(first, second)
+
+    def __repr__(self) -> str:
+        return f"OptimalPlayer(rules={self.rules.preset!r}, stand={self.stand})"

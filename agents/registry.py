@@ -1,0 +1,313 @@
+"""Build a policy from a short text spec: ``"threshold:stick=16,buy=11"``, ``"banker_smart"``, a path.
+
+A spec is a policy name, optionally followed by ``:`` and comma-separated ``key=value`` parameters,
+or the path of a trained model checkpoint (a ``.zip`` file, loaded by :mod:`agents.model`)::
+
+    >>> from agents.registry import make_policy
+    >>> from pontoon_env import make_rules
+    >>> make_policy("threshold:stick=17,buy=0", make_rules("pagat"))
+    ThresholdPlayer(stick_at=17, buy_at_or_below=0, ...)  # doctest: +SKIP
+
+Every error names what was wrong and lists the valid choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.banker_smart import BankerSmart
+from agents.base import Policy, RandomPolicy
+from agents.scripted import BankerThreshold, CasinoDealer, ThresholdPlayer
+from pontoon_env.rules import Rules, make_rules
+
+
+class PolicySpecError(ValueError):
+    """A policy spec that names no known policy, or gives it an unknown or invalid parameter."""
+
+
+# ---------------------------------------------------------------------------- value parsers
+
+
+def _int(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise ValueError
+        return value
+
+    parse.__doc__ = f"an integer in {low}..{high}"
+    return parse
+
+
+def _float(text: str) -> float:
+    return float(text)
+
+
+_float.__doc__ = "a number"
+
+
+def _bool(text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError
+
+
+_bool.__doc__ = "true/false (also 1/0, yes/no, on/off)"
+
+
+def _choice(*choices: str, chips: bool = False) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        if text in choices:
+            return text
+        if chips and text.isdigit():
+            return int(text)
+        raise ValueError
+
+    parse.__doc__ = " or ".join(repr(choice) for choice in choices) + (
+        " or a number of chips" if chips else ""
+    )
+    return parse
+
+
+_SPLIT_SETS = {"aces_eights": (0, 7), "aces": (0,), "none": (), "all": tuple(range(13))}
+
+
+def _split(text: str) -> tuple[int, ...]:
+    if text not in _SPLIT_SETS:
+        raise ValueError
+    return _SPLIT_SETS[text]
+
+
+_split.__doc__ = " or ".join(repr(name) for name in _SPLIT_SETS)
+
+
+def _double(text: str) -> tuple[int, ...]:
+    if text in ("off", "none", "no", "false", "0"):
+        return ()
+    if text in ("on", "yes", "true", "1"):
+        return (10, 11)
+    totals = tuple(int(part) for part in text.split("/"))
+    if not all(2 <= total <= 21 for total in totals):
+        raise ValueError
+    return totals
+
+
+_double.__doc__ = "'on' (10/11), 'off', or totals joined by '/' such as 9/10/11"
+
+
+# ---------------------------------------------------------------------------- the registry
+
+
+@dataclass(frozen=True)
+class Param:
+    """One spec parameter: the constructor keyword it sets, its parser and a description."""
+
+    keyword: str
+    parse: Callable[[str], Any]
+    help: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A named policy: how to build it and which parameters it takes."""
+
+    build: Callable[..., Policy]
+    help: str
+    params: dict[str, Param] = field(default_factory=dict)
+    needs_rules: bool = False
+    role: str = "player"
+
+
+def _optimal(rules: Rules, **kwargs: Any) -> Policy:
+    from agents.optimal import OptimalPlayer  # lazy: solving takes a moment, only when asked for
+
+    return OptimalPlayer(rules, **kwargs)
+
+
+REGISTRY: dict[str, Entry] = {
+    "random": Entry(RandomPolicy, "uniformly random over the legal actions and their amounts", role="any"),
+    "threshold": Entry(
+        ThresholdPlayer,
+        "player: sticks at a total, buys small totals, bets by the first card",
+        {
+            "stick": Param(
+                "stick_at", _int(0, 21), "smallest hard total to stick on (default 16)", ("stick_at",)
+            ),
+            "buy": Param(
+                "buy_at_or_below",
+                _int(0, 21),
+                "buy at this total or less, 0 never (default 11)",
+                ("buy_at_or_below",),
+            ),
+            "amount": Param(
+                "buy_amount",
+                _choice("max", "min", chips=True),
+                "price of a buy (default max)",
+                ("buy_amount",),
+            ),
+            "bet": Param(
+                "bet",
+                _choice("first_card", "min", "max", chips=True),
+                "initial stake: max on an ace/ten first card, else min (default first_card)",
+            ),
+            "soft": Param(
+                "soft_stick_at",
+                _int(0, 21),
+                "smallest soft total to stick on (default = stick)",
+                ("soft_stick_at",),
+            ),
+            "split": Param("split_ranks", _split, "pairs to split (default aces_eights)", ("split_ranks",)),
+            "double": Param(
+                "double_on", _double, "two-card totals to casino-double (default 10/11)", ("double_on",)
+            ),
+            "shoot": Param("shoot", _choice("none", "modest"), "shoot bets (default none)"),
+        },
+    ),
+    "casino_dealer": Entry(CasinoDealer, "banker: hits soft 17 and below, stands on hard 17+", role="banker"),
+    "banker_threshold": Entry(
+        BankerThreshold,
+        "banker: draws below a total, keeps the bank, minimum kitty",
+        {
+            "stand": Param("stand", _int(0, 22), "stand on this total or more (default 17)"),
+            "double_ace": Param(
+                "double_on_ace",
+                _bool,
+                "double all stakes on an ace first card (default false)",
+                ("double_on_ace",),
+            ),
+            "kitty": Param("kitty", _choice("min", "max", chips=True), "kitty to put up (default min)"),
+        },
+        role="banker",
+    ),
+    "banker_smart": Entry(
+        BankerSmart,
+        "banker: draws when the expected chips of drawing beat standing, given the visible hands",
+        {
+            "double_ace": Param(
+                "double_on_ace",
+                _bool,
+                "double all stakes on an ace first card (default true)",
+                ("double_on_ace",),
+            ),
+            "kitty": Param("kitty", _choice("min", "max", chips=True), "kitty to put up (default min)"),
+            "margin": Param("margin", _float, "chips by which drawing must beat standing (default 0)"),
+            "shoot_weight": Param("shoot_weight", _float, "weight of shoot bets for the banker (default 1)"),
+        },
+        needs_rules=True,
+        role="banker",
+    ),
+    "optimal": Entry(
+        _optimal,
+        "player: the exact solver's best play against a banker standing on a total (not Vingt-Un)",
+        {"stand": Param("stand", _int(2, 22), "the banker rule it is optimal against (default 17)")},
+        needs_rules=True,
+    ),
+}
+
+POLICY_NAMES: list[str] = list(REGISTRY)
+"""Every policy name :func:`make_policy` accepts (besides a checkpoint path)."""
+
+
+def describe_policies() -> str:
+    """A text list of the policy names, what they do and their parameters (for ``--help``)."""
+    lines = []
+    for name, entry in REGISTRY.items():
+        lines.append(f"{name}: {entry.help}")
+        for key, param in entry.params.items():
+            lines.append(f"    {key}=<{param.parse.__doc__}>  {param.help}")
+    lines.append("<path>.zip: a trained model checkpoint (agents.model.ModelPolicy)")
+    return "\n".join(lines)
+
+
+def _parse_params(name: str, entry: Entry, text: str) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {}
+    valid = ", ".join(entry.params) or "none"
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, sep, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if not sep or not key or not raw:
+            raise PolicySpecError(
+                f"policy {name!r}: expected key=value parameters, got {item!r} (valid: {valid})"
+            )
+        param = entry.params.get(key) or next((p for p in entry.params.values() if key in p.aliases), None)
+        if param is None:
+            raise PolicySpecError(f"policy {name!r} has no parameter {key!r}; valid parameters: {valid}")
+        try:
+            kwargs[param.keyword] = param.parse(raw)
+        except ValueError:
+            raise PolicySpecError(
+                f"policy {name!r}: parameter {key!r} expects {param.parse.__doc__}, got {raw!r}"
+            ) from None
+    return kwargs
+
+
+def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | None = None) -> Policy:
+    """Return the policy a spec names.
+
+    Args:
+        spec: a name in :data:`POLICY_NAMES`, optionally with parameters (``"threshold:stick=16,buy=11"``),
+            a path to a ``.zip`` model checkpoint, or a policy object (returned as it is).
+        rules: the rules the policy will play (some policies read the settlement table from them).
+        num_players: player seats at the table, passed on to a checkpoint's model policy.
+
+    Raises:
+        PolicySpecError: unknown name or parameter, or an invalid parameter value.
+    """
+    rules = make_rules(rules) if isinstance(rules, str) else rules
+    if not isinstance(spec, str):
+        if callable(getattr(spec, "act", None)):
+            return spec
+        raise PolicySpecError(
+            f"policy: expected a spec string or an object with act(), got {type(spec).__name__}"
+        )
+    text = spec.strip()
+    name, _, params = text.partition(":")
+    name = name.strip().lower()
+    entry = REGISTRY.get(name)
+    if text.lower().endswith(".zip") or (entry is None and Path(text).exists()):
+        return _load_checkpoint(text, rules, num_players)
+    if entry is None:
+        raise PolicySpecError(
+            f"unknown policy {name!r}: expected one of {POLICY_NAMES} (optionally name:key=value,...) "
+            "or the path of a .zip model checkpoint"
+        )
+    kwargs = _parse_params(name, entry, params)
+    try:
+        return entry.build(rules, **kwargs) if entry.needs_rules else entry.build(**kwargs)
+    except ModuleNotFoundError as error:
+        raise PolicySpecError(f"policy {name!r} is not available: {error}") from error
+    except (TypeError, ValueError) as error:
+        raise PolicySpecError(f"policy {name!r}: {error}") from error
+
+
+def _load_checkpoint(path: str, rules: Rules, num_players: int | None) -> Policy:
+    """A trained model's policy; the model module is imported only when a checkpoint is asked for."""
+    if not Path(path).exists():
+        raise PolicySpecError(f"model checkpoint {path!r} does not exist (expected a .zip saved by training)")
+    from agents.model import ModelPolicy
+
+    kwargs: dict[str, Any] = {} if num_players is None else {"num_players": num_players}
+    try:
+        return ModelPolicy(path, rules, **kwargs)
+    except ValueError as error:  # agents.model.CheckpointError: other rules, table size, bad file
+        raise PolicySpecError(f"model checkpoint {path!r}: {error}") from error
+
+
+def default_player_policy(rules: Rules | str) -> Policy:
+    """The default opponent in a player seat: ``ThresholdPlayer()`` (stick 16, buy 11 or less)."""
+    return ThresholdPlayer()
+
+
+def default_banker_policy(rules: Rules | str) -> Policy:
+    """The default banker: the casino dealer under a fixed dealer rule, else ``BankerThreshold(17)``."""
+    rules = make_rules(rules) if isinstance(rules, str) else rules
+    if rules.dealer_rule == "hit_soft_17":
+        return CasinoDealer()
+    return BankerThreshold()

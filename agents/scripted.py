@@ -1,0 +1,387 @@
+"""Scripted policies: simple, documented rules of thumb for every seat of every preset.
+
+Each class satisfies :class:`agents.base.Policy`. A policy is written for one role (player or
+banker), but the bank can change hands between rounds, so every scripted policy also plays the other
+role sensibly: a player policy placed in the banker's seat banks like ``BankerThreshold(17)`` and a
+banker policy placed in a player's seat plays like ``ThresholdPlayer()``. Whatever a policy decides is
+checked against the legal actions before it is returned; anything it has no rule for, or a choice
+that turns out not to be legal, falls back to the first legal action at its smallest amount, so a
+scripted policy never returns an illegal action.
+
+Which phases belong to which role:
+
+* player phases: ``STAKE``, ``SHOOT_BET``, ``PLAYER_TURN``, ``BANK_BID``, ``TAKE_BANK``;
+* banker phases: ``KITTY``, ``BANK_SALE``, ``BANKER_DOUBLE``, ``BANKER_TURN``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal, Optional, Union
+
+import numpy as np
+
+from pontoon_env.actions import Action, ActionKind, LegalAction, Phase
+from pontoon_env.cards import CARD_RANK, CARD_VALUE
+from pontoon_env.hands import hand_total
+from pontoon_env.observation import HIDDEN, HandView, SeatView
+
+PLAYER_PHASES = frozenset({Phase.STAKE, Phase.SHOOT_BET, Phase.PLAYER_TURN, Phase.BANK_BID, Phase.TAKE_BANK})
+BANKER_PHASES = frozenset({Phase.KITTY, Phase.BANK_SALE, Phase.BANKER_DOUBLE, Phase.BANKER_TURN})
+
+AmountChoice = Union[Literal["min", "max"], int]  # noqa: UP007 (a runtime alias)
+"""How a policy sizes an amount: the smallest, the largest, or a fixed number of chips (clamped)."""
+
+Decision = Optional[Action]  # noqa: UP045 (a runtime alias)
+"""A phase handler's answer; ``None`` means "no rule here": the first legal action is used."""
+
+
+# ---------------------------------------------------------------------------- small helpers
+
+
+def first_legal(legal: Sequence[LegalAction]) -> Action:
+    """The first legal action at its smallest amount: the fallback every scripted policy shares."""
+    if not legal:
+        raise ValueError("no legal actions: the round is over (call new_round) or the seat is not to act")
+    option = legal[0]
+    return Action(option.kind, option.min_amount)
+
+
+def find(legal: Sequence[LegalAction], kind: ActionKind) -> LegalAction | None:
+    """The legal option of ``kind``, or ``None`` when that kind is not legal now."""
+    for option in legal:
+        if option.kind == kind:
+            return option
+    return None
+
+
+def sized(option: LegalAction, choice: AmountChoice) -> Action:
+    """An action of ``option``'s kind with its amount chosen by ``choice`` and clamped to the range."""
+    if choice == "min":
+        amount = option.min_amount
+    elif choice == "max":
+        amount = option.max_amount
+    else:
+        amount = min(max(int(choice), option.min_amount), option.max_amount)
+    return Action(option.kind, amount)
+
+
+def is_legal(action: Action, legal: Sequence[LegalAction]) -> bool:
+    """True when ``action`` is allowed by one of the ``legal`` options."""
+    return any(
+        option.kind == action.kind and option.min_amount <= action.amount <= option.max_amount
+        for option in legal
+    )
+
+
+def active_hand(view: SeatView) -> HandView | None:
+    """The hand this seat is playing now (its first hand outside its turn), or ``None``."""
+    if not view.own_hands:
+        return None
+    index = view.active_hand if 0 <= view.active_hand < len(view.own_hands) else 0
+    return view.own_hands[index]
+
+
+def _check_amount_choice(name: str, choice: AmountChoice) -> AmountChoice:
+    if choice in ("min", "max") or (isinstance(choice, int) and not isinstance(choice, bool) and choice >= 0):
+        return choice
+    raise ValueError(f"{name}: expected 'min', 'max' or a non-negative number of chips, got {choice!r}")
+
+
+# ---------------------------------------------------------------------------- the base class
+
+
+class ScriptedPolicy:
+    """Dispatches each decision to a method named after its phase and guards legality.
+
+    Subclasses override the ``on_<phase>`` methods of their role; :meth:`other_role` supplies the
+    policy used for the other role's phases. Each method returns an :class:`Action` or ``None``.
+    """
+
+    name = "scripted"
+    role: Literal["player", "banker"] = "player"
+
+    def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
+        if not legal:
+            return first_legal(legal)  # raises with a clear message
+        phase_role = "banker" if view.phase in BANKER_PHASES else "player"
+        if phase_role != self.role:
+            return self.other_role().act(view, legal, rng)
+        handler: Callable[[SeatView, Sequence[LegalAction], np.random.Generator], Decision] | None = getattr(
+            self, "on_" + view.phase.name.lower(), None
+        )
+        action = handler(view, legal, rng) if handler is not None else None
+        if action is None or not is_legal(action, legal):
+            return first_legal(legal)
+        return action
+
+    def other_role(self) -> ScriptedPolicy:
+        """The policy that plays the other role's phases (a bank can change hands)."""
+        return default_banker() if self.role == "player" else default_player()
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{key}={value!r}" for key, value in vars(self).items() if not key.startswith("_"))
+        return f"{type(self).__name__}({params})"
+
+
+# ---------------------------------------------------------------------------- players
+
+
+class ThresholdPlayer(ScriptedPolicy):
+    """A player who sticks on a fixed total, buys small totals and bets by the first card.
+
+    Its rules, in the order it applies them on its turn:
+
+    1. **split** a pair whose rank is in ``split_ranks`` (aces and eights by default) when legal;
+    2. **casino double** a two-card hard total in ``double_on`` (10 or 11) when legal;
+    3. a **shoot bet** before the 4th card only with ``shoot="modest"`` and a 3-card total of 11 or
+       less (it cannot go bust, and the bet forbids sticking before the 4th card);
+    4. **stick** at ``stick_at`` or more (``soft_stick_at`` for a soft total) when sticking is legal:
+       the rules' own minimum (``stick_min``) always wins, so ``stick_at=13`` under ``pagat``
+       sticks at 15;
+    5. **buy** with a total of ``buy_at_or_below`` or less when buying is legal (for the largest or
+       the smallest legal price, ``buy_amount``); otherwise **twist**.
+
+    Other player decisions: the initial stake is sized by ``bet`` (``"first_card"``: the maximum on
+    an ace or a ten-value first card, the minimum otherwise or before any card is dealt; ``"min"``,
+    ``"max"`` or a fixed number of chips); the first shoot bet is none, or with ``shoot="modest"``
+    one initial stake (within the room in the kitty) on an ace or ten-value first card; it never
+    bids for a bank on sale and takes the bank when offered (the bank has the edge). In a banker
+    seat it banks like ``BankerThreshold(17)``.
+
+    Args:
+        stick_at: smallest hard total to stick on.
+        buy_at_or_below: buy rather than twist at this total or less (0 never buys).
+        buy_amount: ``"max"`` or ``"min"`` legal price (or a fixed number of chips, clamped).
+        bet: initial stake sizing, see above.
+        soft_stick_at: smallest soft total to stick on (default ``stick_at``).
+        split_ranks: rank indices (0 = ace .. 12 = king) to split when legal.
+        double_on: two-card hard totals to casino-double when legal.
+        shoot: ``"none"`` or ``"modest"``.
+    """
+
+    name = "threshold"
+    role = "player"
+
+    def __init__(
+        self,
+        stick_at: int = 16,
+        buy_at_or_below: int = 11,
+        buy_amount: AmountChoice = "max",
+        bet: Literal["first_card", "min", "max"] | int = "first_card",
+        soft_stick_at: int | None = None,
+        split_ranks: Sequence[int] = (0, 7),
+        double_on: Sequence[int] = (10, 11),
+        shoot: Literal["none", "modest"] = "none",
+    ) -> None:
+        if not 0 <= stick_at <= 21:
+            raise ValueError(f"stick_at: expected a total in 0..21, got {stick_at!r}")
+        if not 0 <= buy_at_or_below <= 21:
+            raise ValueError(f"buy_at_or_below: expected a total in 0..21, got {buy_at_or_below!r}")
+        if soft_stick_at is not None and not 0 <= soft_stick_at <= 21:
+            raise ValueError(f"soft_stick_at: expected a total in 0..21, got {soft_stick_at!r}")
+        if bet != "first_card":
+            _check_amount_choice("bet", bet)  # type: ignore[arg-type]
+        if shoot not in ("none", "modest"):
+            raise ValueError(f"shoot: expected 'none' or 'modest', got {shoot!r}")
+        bad_ranks = [rank for rank in split_ranks if not 0 <= rank <= 12]
+        if bad_ranks:
+            raise ValueError(f"split_ranks: expected rank indices 0 (ace) .. 12 (king), got {bad_ranks}")
+        self.stick_at = stick_at
+        self.buy_at_or_below = buy_at_or_below
+        self.buy_amount = _check_amount_choice("buy_amount", buy_amount)
+        self.bet = bet
+        self.soft_stick_at = stick_at if soft_stick_at is None else soft_stick_at
+        self.split_ranks = frozenset(split_ranks)
+        self.double_on = frozenset(double_on)
+        self.shoot = shoot
+
+    # -- bets before the play
+
+    def on_stake(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Decision:
+        option = find(legal, ActionKind.STAKE)
+        if option is None:
+            return None
+        if self.bet != "first_card":
+            return sized(option, self.bet)  # type: ignore[arg-type]
+        hand = active_hand(view)
+        strong = hand is not None and _strong_first_card(hand)
+        return sized(option, "max" if strong else "min")
+
+    def on_shoot_bet(
+        self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator
+    ) -> Decision:
+        shoot = find(legal, ActionKind.SHOOT)
+        hand = active_hand(view)
+        if self.shoot == "modest" and shoot is not None and hand is not None and _strong_first_card(hand):
+            return sized(shoot, max(1, hand.initial))
+        return Action(ActionKind.NO_SHOOT)
+
+    # -- the hand
+
+    def on_player_turn(
+        self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator
+    ) -> Decision:
+        hand = active_hand(view)
+        if hand is None:
+            return None
+        cards = hand.known_cards  # a player sees every card of his own hands
+        total, soft = hand_total(cards)
+        count = len(cards)
+        if find(legal, ActionKind.SPLIT) and count == 2 and CARD_RANK[cards[0]] in self.split_ranks:
+            return Action(ActionKind.SPLIT)
+        if find(legal, ActionKind.DOUBLE) and count == 2 and not soft and total in self.double_on:
+            return Action(ActionKind.DOUBLE)
+        target = self.soft_stick_at if soft else self.stick_at
+        shoot = find(legal, ActionKind.SHOOT)
+        # A shoot bet before the 4th card commits the hand to drawing it, so only bet when the
+        # hand would draw anyway and cannot go bust.
+        if self.shoot == "modest" and shoot is not None and count == 3 and total <= 11 and total < target:
+            return sized(shoot, max(1, hand.initial))
+        if total >= target and find(legal, ActionKind.STICK):
+            return Action(ActionKind.STICK)
+        buy = find(legal, ActionKind.BUY)
+        if buy is not None and total <= self.buy_at_or_below:
+            return sized(buy, self.buy_amount)
+        if find(legal, ActionKind.TWIST):
+            return Action(ActionKind.TWIST)
+        if find(legal, ActionKind.STICK):
+            return Action(ActionKind.STICK)
+        return None
+
+    # -- the bank between rounds
+
+    def on_bank_bid(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Decision:
+        return Action(ActionKind.PASS)
+
+    def on_take_bank(
+        self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator
+    ) -> Decision:
+        return Action(ActionKind.TAKE_BANK)
+
+
+def _strong_first_card(hand: HandView) -> bool:
+    """An ace or a ten-value first card: the cards that make pontoons."""
+    if not hand.cards or hand.cards[0] == HIDDEN:
+        return False
+    return CARD_VALUE[hand.cards[0]] in (1, 10)
+
+
+# ---------------------------------------------------------------------------- bankers
+
+
+class BankerThreshold(ScriptedPolicy):
+    """A banker who draws below a fixed total and otherwise keeps things simple.
+
+    * **banker's turn**: draw while the total is below ``stand`` (best total, soft or hard), then
+      stand; never plays a pair as two hands (1850);
+    * **banker's double** (1850, 1939): doubles every stake only with ``double_on_ace`` and an ace
+      as his first card (the card with the best chance of a natural), otherwise leaves them;
+    * **kitty** (Shoot): puts up the ``kitty`` amount (the minimum by default; adding to a kitty
+      that is still there means adding the minimum, 0);
+    * **bank sale**: always keeps the bank.
+
+    In a player's seat it plays like ``ThresholdPlayer()``.
+    """
+
+    name = "banker_threshold"
+    role = "banker"
+
+    def __init__(self, stand: int = 17, double_on_ace: bool = False, kitty: AmountChoice = "min") -> None:
+        if not 0 <= stand <= 22:
+            raise ValueError(f"stand: expected a total in 0..22, got {stand!r}")
+        self.stand = stand
+        self.double_on_ace = bool(double_on_ace)
+        self.kitty = _check_amount_choice("kitty", kitty)
+
+    def draws(self, total: int, soft: bool) -> bool:
+        """Whether to draw on ``total`` (``soft`` when an ace counts 11)."""
+        return total < self.stand
+
+    def on_banker_turn(
+        self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator
+    ) -> Decision:
+        if len(legal) == 1:  # a fixed dealer rule (casino) leaves one choice
+            return first_legal(legal)
+        hand = active_hand(view)
+        if hand is None:
+            return None
+        total, soft = hand_total(hand.known_cards)
+        wanted = ActionKind.DRAW if self.draws(total, soft) else ActionKind.STAND
+        return Action(wanted) if find(legal, wanted) else None
+
+    def on_banker_double(
+        self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator
+    ) -> Decision:
+        hand = active_hand(view)
+        first = hand.cards[0] if hand is not None and hand.cards else HIDDEN
+        if self.double_on_ace and first != HIDDEN and CARD_RANK[first] == 0:
+            return Action(ActionKind.DOUBLE_STAKES)
+        return Action(ActionKind.NO_DOUBLE)
+
+    def on_kitty(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Decision:
+        option = find(legal, ActionKind.KITTY)
+        return sized(option, self.kitty) if option is not None else None
+
+    def on_bank_sale(
+        self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator
+    ) -> Decision:
+        return Action(ActionKind.KEEP_BANK)
+
+
+class CasinoDealer(BankerThreshold):
+    """The casino dealer's fixed rule: hits soft 17 and below, stands on hard 17 and above.
+
+    Under the ``casino`` preset the engine forces this rule anyway (one legal action at a time);
+    this policy plays the same rule in the free-drawing presets so that they can be compared.
+    Other banker decisions as :class:`BankerThreshold` with its defaults.
+    """
+
+    name = "casino_dealer"
+
+    def __init__(self) -> None:
+        super().__init__(stand=17)
+
+    def draws(self, total: int, soft: bool) -> bool:
+        return total < 17 or (total == 17 and soft)
+
+
+# ---------------------------------------------------------------------------- role-aware pairs
+
+
+class RoleSplit:
+    """Plays ``player`` in the player phases and ``banker`` in the banker phases.
+
+    Useful when the bank passes between rounds and a seat driven by one policy (say a trained
+    player model) must sometimes bank.
+    """
+
+    name = "role_split"
+
+    def __init__(self, player: object, banker: object) -> None:
+        self.player = player
+        self.banker = banker
+
+    def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
+        policy = self.banker if view.phase in BANKER_PHASES else self.player
+        return policy.act(view, legal, rng)  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"RoleSplit(player={self.player!r}, banker={self.banker!r})"
+
+
+_DEFAULTS: dict[str, ScriptedPolicy] = {}
+
+
+def default_player() -> ThresholdPlayer:
+    """The shared default player policy (``ThresholdPlayer()``), created on first use."""
+    if "player" not in _DEFAULTS:
+        _DEFAULTS["player"] = ThresholdPlayer()
+    return _DEFAULTS["player"]  # type: ignore[return-value]
+
+
+def default_banker() -> BankerThreshold:
+    """The shared default banker policy (``BankerThreshold(17)``), created on first use."""
+    if "banker" not in _DEFAULTS:
+        _DEFAULTS["banker"] = BankerThreshold()
+    return _DEFAULTS["banker"]  # type: ignore[return-value]

@@ -1,0 +1,376 @@
+"""Play Pontoon in the terminal against scripted (or trained) seats.
+
+::
+
+    python -m pontoon_env.play --rules pagat --players 3 --seat 1 --seed 0 \\
+        --opponents threshold:stick=16 --option stick_min=16
+
+You sit at ``--seat``; every other seat is played by ``--opponents`` in the player phases and by
+``--banker-policy`` whenever it holds the bank (the bank can pass, to you too). At each of your
+decisions the table is printed from your seat (face-down cards as ``??``) with the legal actions
+numbered; type a number or an action name, with an amount where the action takes one
+(``3 4`` or ``buy 4``). At the end of each round the settlement is explained hand by hand, with
+every chip transfer of the ledger. ``q`` quits.
+
+:func:`play` takes ``input_fn`` and ``print_fn`` so that a test can drive a session with scripted
+input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from pontoon_env.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from pontoon_env.engine import PontoonGame
+from pontoon_env.observation import HIDDEN, observe
+from pontoon_env.render import card_text, describe_option, render_ansi
+from pontoon_env.rules import Rules, RulesError, make_rules
+
+InputFn = Callable[[str], str]
+PrintFn = Callable[[str], Any]
+
+_VERBS = {
+    ActionKind.STAKE: "stakes {amount}",
+    ActionKind.DOUBLE_STAKES: "doubles all stakes",
+    ActionKind.NO_DOUBLE: "leaves the stakes as they are",
+    ActionKind.SHOOT: "places a shoot bet of {amount}",
+    ActionKind.NO_SHOOT: "places no shoot bet",
+    ActionKind.STICK: "sticks",
+    ActionKind.TWIST: "twists",
+    ActionKind.BUY: "buys a card for {amount}",
+    ActionKind.SPLIT: "splits",
+    ActionKind.DOUBLE: "doubles",
+    ActionKind.DRAW: "draws",
+    ActionKind.STAND: "stands",
+    ActionKind.BANKER_SPLIT: "plays his pair as two hands",
+    ActionKind.KITTY: "puts {amount} in the kitty",
+    ActionKind.KEEP_BANK: "keeps the bank",
+    ActionKind.SELL_BANK: "puts the bank up for sale (reserve {amount})",
+    ActionKind.BID: "bids {amount} for the bank",
+    ActionKind.PASS: "passes",
+    ActionKind.TAKE_BANK: "takes the bank",
+    ActionKind.DECLINE_BANK: "declines the bank",
+}
+
+
+class QuitGame(Exception):
+    """The player asked to stop (``q``, ``quit`` or the end of the input)."""
+
+
+def describe_action(seat: int, action: Action, banker: int) -> str:
+    """One line saying what a seat did, e.g. ``"seat 2 buys a card for 4"``."""
+    who = f"banker (seat {seat})" if seat == banker else f"seat {seat}"
+    return f"{who} " + _VERBS[action.kind].format(amount=action.amount)
+
+
+def _read(input_fn: InputFn, prompt: str) -> str:
+    try:
+        text = input_fn(prompt)
+    except EOFError:
+        raise QuitGame from None
+    if text is None:
+        raise QuitGame
+    text = text.strip()
+    if text.lower() in ("q", "quit", "exit"):
+        raise QuitGame
+    return text
+
+
+def _parse_choice(text: str, legal: Sequence[LegalAction]) -> tuple[LegalAction, int | None] | str:
+    """The option and amount a line of input chooses, or an error message."""
+    parts = text.replace("=", " ").replace(":", " ").split()
+    if not parts:
+        return "please type the number of an action (or its name)"
+    head, rest = parts[0].lower(), parts[1:]
+    option: LegalAction | None = None
+    if head.isdigit():
+        number = int(head)
+        if not 1 <= number <= len(legal):
+            return f"{number} is not on the list: type a number from 1 to {len(legal)}"
+        option = legal[number - 1]
+    else:
+        matches = [candidate for candidate in legal if candidate.kind.name.lower().startswith(head)]
+        exact = [candidate for candidate in matches if candidate.kind.name.lower() == head]
+        if exact:
+            option = exact[0]
+        elif len(matches) == 1:
+            option = matches[0]
+        elif matches:
+            names = ", ".join(candidate.kind.name.lower() for candidate in matches)
+            return f"{head!r} could mean {names}: type more of the name or the number"
+        else:
+            names = ", ".join(candidate.kind.name.lower() for candidate in legal)
+            return f"{head!r} is not a legal action now; choose one of: {names}"
+    if len(rest) > 1:
+        return "type an action and at most one amount, e.g. '3 4' or 'buy 4'"
+    if option.kind not in AMOUNT_KINDS:
+        if rest:
+            return f"{option.kind.name.lower()} takes no amount"
+        return option, None
+    if not rest:
+        return option, None
+    if not rest[0].lstrip("-").isdigit():
+        return f"the amount must be a whole number of chips, got {rest[0]!r}"
+    amount = int(rest[0])
+    if not option.min_amount <= amount <= option.max_amount:
+        return (
+            f"{option.kind.name.lower()} takes {option.min_amount}..{option.max_amount} chips, not {amount}"
+        )
+    return option, amount
+
+
+def ask_action(game: PontoonGame, seat: int, input_fn: InputFn, print_fn: PrintFn) -> Action:
+    """Show the table from ``seat`` and read a legal action, asking again until one is given."""
+    legal = game.legal_actions()
+    print_fn("")
+    print_fn(render_ansi(game, seat))
+    print_fn("Your options:")
+    for number, option in enumerate(legal, start=1):
+        print_fn(f"  {number}) {describe_option(option)}")
+    while True:
+        parsed = _parse_choice(_read(input_fn, "Your choice (q quits): "), legal)
+        if isinstance(parsed, str):
+            print_fn(f"  ! {parsed}")
+            continue
+        option, amount = parsed
+        if amount is None and option.kind in AMOUNT_KINDS:
+            if option.min_amount == option.max_amount:
+                amount = option.min_amount
+            else:
+                while amount is None:
+                    text = _read(input_fn, f"  how many chips ({option.min_amount}..{option.max_amount})? ")
+                    if text.isdigit() and option.min_amount <= int(text) <= option.max_amount:
+                        amount = int(text)
+                    else:
+                        print_fn(f"  ! type a whole number from {option.min_amount} to {option.max_amount}")
+        return Action(option.kind, amount or 0)
+
+
+def explain_settlement(game: PontoonGame, seat: int | None = None) -> str:
+    """The round's settlement in words: each hand's class, total, stake and payout, then the ledger."""
+    report = game.round_report()
+    banker = report["banker"]
+    lines = ["", "=== settlement ==="]
+    for index, hand in enumerate(report["banker_hands"]):  # type: ignore[arg-type]
+        name = f"banker (seat {banker})" + (" (you)" if banker == seat else "")
+        suffix = f" hand {index + 1}" if len(report["banker_hands"]) > 1 else ""  # type: ignore[arg-type]
+        lines.append(
+            f"{name}{suffix}: {' '.join(hand['cards'])} -> {class_text(hand['hand_class'], hand['total'])}"
+        )
+    for record in report["hands"]:  # type: ignore[union-attr]
+        who = f"seat {record['seat']}" + (" (you)" if record["seat"] == seat else "")
+        shoot = f", shoot bet {record['shoot']}" if record["shoot"] else ""
+        payout = record["payout"]
+        verdict = f"won {payout}" if payout > 0 else (f"lost {-payout}" if payout < 0 else "stand-off")
+        cards = " ".join(record["cards"]) or "(no cards)"
+        lines.append(
+            f"{who} hand {record['hand'] + 1}: {cards} -> "
+            f"{class_text(record['hand_class'], record['total'])}, stake {record['stake']}{shoot}: {verdict}"
+        )
+    lines.append("ledger:")
+    for transfer in report["ledger"]:  # type: ignore[union-attr]
+        lines.append(
+            f"  {_party(transfer['payer'], banker)} pays {_party(transfer['payee'], banker)} "
+            f"{transfer['amount']} ({transfer['reason'].replace('_', ' ')})"
+        )
+    if not report["ledger"]:
+        lines.append("  (no chips moved)")
+    lines.append(
+        "this round: "
+        + ", ".join(f"seat {index} {game.seat_net(index):+d}" for index in range(game.num_seats))
+    )
+    lines.append(
+        "totals:     " + ", ".join(f"seat {index} {chips:+d}" for index, chips in enumerate(game.balances))
+    )
+    if game.banker != banker:
+        lines.append(f"the bank passes to seat {game.banker}")
+    return "\n".join(lines)
+
+
+def _dealt_card(game: PontoonGame, viewer: int, acting: int, hand_index: int, action: Action) -> str:
+    """``": 5S"`` naming the card a twist, buy or draw just dealt, when ``viewer`` may see it."""
+    if action.kind not in (ActionKind.TWIST, ActionKind.BUY, ActionKind.DRAW):
+        return ""
+    view = observe(game, viewer)
+    if action.kind == ActionKind.DRAW:
+        hands = view.banker_hands
+    else:
+        hands = next((hands for player_seat, hands in view.players if player_seat == acting), ())
+    if not 0 <= hand_index < len(hands) or not hands[hand_index].cards:
+        return ""
+    card = hands[hand_index].cards[-1]
+    return f": {card_text(card)}" if card != HIDDEN else ""
+
+
+def class_text(hand_class: str, total: int) -> str:
+    """A hand's class in words: ``"18"``, ``"bust (24)"``, ``"five-card trick (19)"``, ``"pontoon"``."""
+    if hand_class == "total":
+        return f"total {total}"
+    if hand_class == "bust":
+        return f"bust ({total})"
+    if hand_class == "five_card_trick":
+        return f"five-card trick ({total})"
+    if hand_class == "twenty_one":
+        return "21"
+    return hand_class.replace("_", " ")
+
+
+def _party(party: object, banker: object) -> str:
+    if party == banker:
+        return f"banker (seat {party})"
+    return f"seat {party}" if isinstance(party, int) else str(party)
+
+
+def play(
+    rules: Rules | str = "pagat",
+    num_players: int = 3,
+    seat: int = 1,
+    seed: int | None = None,
+    opponents: str | Any = "threshold",
+    banker_policy: str | Any | None = None,
+    first_banker: int | None = 0,
+    *,
+    max_rounds: int | None = None,
+    input_fn: InputFn = input,
+    print_fn: PrintFn = print,
+) -> PontoonGame:
+    """Play rounds in the terminal until the player stops; return the game.
+
+    Args:
+        rules: rules or a preset name.
+        num_players: player seats besides the banker.
+        seat: the human's seat.
+        seed: seeds the pack and the opponents.
+        opponents: policy spec (or object) for the other seats' player decisions.
+        banker_policy: policy spec (or object) for an opponent holding the bank (default: the
+            preset's default banker).
+        first_banker: the first banker's seat; ``None`` draws it as the preset says.
+        max_rounds: stop after this many rounds without asking (``None``: ask after each round).
+        input_fn: reads a line (``input`` by default; a test passes scripted answers).
+        print_fn: prints a line.
+    """
+    from agents.registry import default_banker_policy, make_policy
+    from agents.scripted import RoleSplit
+
+    rules = make_rules(rules) if isinstance(rules, str) else rules
+    game = PontoonGame(rules, num_players, seed=seed, banker=first_banker)
+    if not 0 <= seat < game.num_seats:
+        raise ValueError(f"seat: expected a seat in 0..{game.num_seats - 1}, got {seat!r}")
+    player = make_policy(opponents, rules, num_players=num_players)
+    banker = (
+        make_policy(banker_policy, rules, num_players=num_players)
+        if banker_policy
+        else default_banker_policy(rules)
+    )
+    policy = RoleSplit(player=player, banker=banker)
+    rng = np.random.default_rng(None if seed is None else seed + 1)
+    print_fn(f"Pontoon, {rules.preset} rules: you are seat {seat}; seat {game.banker} holds the bank.")
+    try:
+        while True:
+            game.new_round()
+            print_fn(f"\n--- round {game.round_index}: seat {game.banker_seat_of_round} is the banker ---")
+            while not game.is_round_over:
+                acting = game.current_seat
+                if acting == seat:
+                    action = ask_action(game, seat, input_fn, print_fn)
+                else:
+                    action = policy.act(observe(game, acting), game.legal_actions(), rng)
+                banker_seat, hand_index = game.banker, game.active_hand_index
+                game.apply(action)
+                line = describe_action(acting, action, banker_seat) + (" (you)" if acting == seat else "")
+                print_fn(line + _dealt_card(game, seat, acting, hand_index, action))
+            print_fn("")
+            print_fn(render_ansi(game, seat))
+            print_fn(explain_settlement(game, seat))
+            if max_rounds is not None:
+                if game.round_index >= max_rounds:
+                    break
+                continue
+            answer = _read(input_fn, "Play another round? [Y/n] ").lower()
+            if answer.startswith("n"):
+                break
+    except QuitGame:
+        print_fn("")
+    print_fn(f"Goodbye. Your chips after {game.round_index} round(s): {game.balances[seat]:+d}")
+    return game
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Parse ``name=value`` for a rules option: integers, numbers, true/false, else text."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
+    raw = raw.strip()
+    value: Any
+    if raw.lower() in ("true", "false", "yes", "no", "on", "off"):
+        value = raw.lower() in ("true", "yes", "on")
+    else:
+        try:
+            value = int(raw)
+        except ValueError:
+            try:
+                value = float(raw)
+            except ValueError:
+                value = raw
+    return name.strip(), value
+
+
+def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn: PrintFn = print) -> int:
+    from agents.registry import PolicySpecError, describe_policies
+
+    parser = argparse.ArgumentParser(
+        prog="python -m pontoon_env.play",
+        description="Play Pontoon in the terminal against scripted or trained seats.",
+        epilog="policies:\n" + describe_policies(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--rules", default="pagat", help="preset name (default pagat)")
+    parser.add_argument("--players", type=int, default=3, help="player seats besides the banker (default 3)")
+    parser.add_argument("--seat", type=int, default=1, help="your seat (default 1; seat 0 banks first)")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--opponents", default="threshold", help="policy spec of the other seats (default threshold)"
+    )
+    parser.add_argument(
+        "--banker-policy", default=None, help="policy spec of an opponent banker (default per preset)"
+    )
+    parser.add_argument(
+        "--first-banker", default="0", help="seat of the first banker, or 'draw' (as the preset says)"
+    )
+    parser.add_argument("--rounds", type=int, default=None, help="play this many rounds without asking")
+    parser.add_argument(
+        "--option",
+        action="append",
+        type=parse_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a rules option, e.g. stick_min=16 (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        rules = make_rules(args.rules, **dict(args.option))
+        first = None if args.first_banker == "draw" else int(args.first_banker)
+        play(
+            rules,
+            args.players,
+            args.seat,
+            args.seed,
+            args.opponents,
+            args.banker_policy,
+            first,
+            max_rounds=args.rounds,
+            input_fn=input_fn,
+            print_fn=print_fn,
+        )
+    except (RulesError, PolicySpecError, ValueError) as error:
+        print_fn(f"error: {error}")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""The terminal game, driven by scripted input."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pontoon_env.play import main, play
+
+
+def _feeder(lines: list[str]):
+    answers: Iterator[str] = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def _last_options(out: list[str]) -> list[str]:
+    """The option lines of the last menu printed."""
+    start = max(index for index, line in enumerate(out) if line == "Your options:")
+    return [line.split(") ", 1)[1] for line in out[start + 1 :] if line.startswith("  ") and ") " in line]
+
+
+def test_one_scripted_round_end_to_end() -> None:
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        # stake 3 chips, then stick as soon as sticking is legal (else twist), then stop
+        if prompt.startswith("Play another"):
+            return "n"
+        options = _last_options(out)
+        if options[0].startswith("stake"):
+            return "1 3"
+        return "stick" if "stick" in options else "twist"
+
+    game = play("pagat", num_players=2, seat=1, seed=7, input_fn=read, print_fn=out.append)
+    text = "\n".join(out)
+    assert game.round_index == 1 and game.is_round_over
+    assert "seat 1 stakes 3 (you)" in text
+    assert "=== settlement ===" in text and "ledger:" in text and "this round:" in text
+    assert "seat 1 (you) hand 1:" in text and "stake 3" in text
+    report = game.round_report()
+    assert f"seat 1 {game.seat_net(1):+d}" in text  # the round's net is explained
+    assert text.count(" pays ") == len(report["ledger"])
+    assert "sticks (you)" in text or "twists (you)" in text  # this seed gives the human a turn
+    assert "Goodbye" in text
+
+
+def test_bad_input_is_refused_with_a_reason_and_asked_again() -> None:
+    out: list[str] = []
+    read = _feeder(["7", "fly", "stake 99", "stake", "x", "2", "q"])
+    play("pagat", num_players=1, seat=1, seed=0, input_fn=read, print_fn=out.append)
+    text = "\n".join(out)
+    assert "7 is not on the list: type a number from 1 to 1" in text
+    assert "'fly' is not a legal action now; choose one of: stake" in text
+    assert "stake takes 1..10 chips, not 99" in text
+    assert "type a whole number from 1 to 10" in text
+    assert "seat 1 stakes 2 (you)" in text
+
+
+def test_main_applies_rule_options_and_reports_bad_ones() -> None:
+    out: list[str] = []
+    code = main(
+        [
+            "--rules",
+            "pagat",
+            "--players",
+            "1",
+            "--seed",
+            "2",
+            "--rounds",
+            "1",
+            "--option",
+            "stick_min=16",
+            "--opponents",
+            "threshold:stick=17",
+        ],
+        input_fn=_feeder(["1 1"] + ["twist"] * 10),
+        print_fn=out.append,
+    )
+    assert code == 0 and "=== settlement ===" in "\n".join(out)
+    out.clear()
+    assert main(["--option", "stick_minimum=16"], input_fn=_feeder([]), print_fn=out.append) == 2
+    assert "stick_minimum" in out[-1]
+    out.clear()
+    assert main(["--opponents", "nobody"], input_fn=_feeder([]), print_fn=out.append) == 2
+    assert "unknown policy 'nobody'" in out[-1]
