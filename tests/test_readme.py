@@ -1,0 +1,31 @@
+"""The README's examples run, and its set-up commands are the ones CI uses."""
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _block_after(heading: str) -> str:
+    section = README.split(heading, 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_scripted_round_example_is_three_lines_and_prints_the_settlement() -> None:
+    code = _block_after("## A scripted round in three lines")
+    assert len(code.strip().splitlines()) == 3
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    assert out.getvalue().strip() == "{'0': -2, '1': 2}"
+
+
+def test_readme_opens_with_the_main_and_test_commands_and_ci_runs_the_test_command() -> None:
+    first_block = re.search(r"```bash\n(.*?)```", README, re.S).group(1).splitlines()
+    commands = [line.split("#")[0].strip() for line in first_block]
+    assert commands[:2] == ["bash scripts/main.sh", "bash scripts/test.sh"]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "bash scripts/test.sh" in ci
