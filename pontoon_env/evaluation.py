@@ -1,0 +1,813 @@
+"""Honest benchmarks: play policies at a Pontoon table and measure them with confidence intervals.
+
+Everything here drives :class:`~pontoon_env.PontoonGame` directly (``new_round`` → ``observe`` →
+``Policy.act`` → ``apply``), so a scripted policy and a trained model (wrapped by
+:class:`agents.model.ModelPolicy`) are measured by exactly the same loop.
+
+Seeding is what makes comparisons honest. Round ``i`` of a match with seed ``s`` is played on a
+fresh table whose pack is shuffled by ``SeedSequence([s, i])`` and whose seats each get their own
+generator from the same sequence. Two matches with the same seed therefore deal the same pack order
+in every round and give every other seat the same random stream, whatever the seat under test does:
+the *paired* difference of two policies then only carries the noise of their different decisions,
+not the noise of different cards, and small differences become visible (common random numbers).
+
+A fresh table per round means the pack never carries over: each round is an independent sample, so
+the usual CLT interval for a mean is valid. (The pack-carrying session is what
+``episode="session"`` trains on; per-round EV is the quantity every table below reports.)
+
+Units: EVs are in *stake units*, chips divided by ``rules.min_stake``, the environments' reward.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pontoon_env.engine import PontoonGame
+from pontoon_env.hands import HandClass
+from pontoon_env.observation import observe
+from pontoon_env.rules import Rules
+
+Z_95 = 1.959963984540054
+"""Two-sided 95% normal quantile; rounds are i.i.d., so the CLT interval is the right one."""
+
+BANKER_POLICY_NAMES = ("banker_threshold", "banker_smart", "casino_dealer")
+"""Scripted names that drive the banker seat (used to guess a spec's role)."""
+
+
+class EvaluationError(RuntimeError):
+    """A benchmark that cannot be run as asked (bad seat layout, missing solver, ...)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Policies
+# --------------------------------------------------------------------------------------------------
+
+
+def load_policy(spec: Any, rules: Rules, num_players: int | None = None) -> Any:
+    """Resolve ``spec`` (a scripted name such as ``"threshold:stick=16"``, a checkpoint path, or a
+    policy object) to a policy through :func:`agents.registry.make_policy`.
+
+    ``num_players`` is passed on to checkpoints, whose observation encoding depends on the table size.
+    """
+    if hasattr(spec, "act"):
+        return spec
+    from agents.registry import make_policy  # imported late: agents depends on this package
+
+    return make_policy(str(spec), rules, num_players=num_players)
+
+
+def _looks_like_checkpoint(spec: str) -> bool:
+    return spec.endswith(".zip") or Path(spec).is_dir() or "/" in spec
+
+
+def policy_label(spec: Any) -> str:
+    """A short, readable name for a policy spec (a checkpoint shows its run folder and file)."""
+    if not isinstance(spec, str):
+        return str(getattr(spec, "name", type(spec).__name__))
+    if _looks_like_checkpoint(spec):
+        path = Path(spec)
+        return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+    return spec
+
+
+def guess_role(spec: Any) -> str:
+    """``"banker"`` for banker policies (scripted banker names, banker checkpoints), else ``"player"``."""
+    if not isinstance(spec, str):
+        return "banker" if getattr(spec, "role", "player") == "banker" else "player"
+    if spec.split(":", 1)[0] in BANKER_POLICY_NAMES:
+        return "banker"
+    if _looks_like_checkpoint(spec):
+        config = read_checkpoint_config(spec)
+        if config is not None:
+            return str(config.get("role", "player"))
+    return "player"
+
+
+def read_checkpoint_config(path: str | Path) -> dict[str, Any] | None:
+    """The ``config.json`` saved beside a checkpoint (see :mod:`pontoon_env.training`), or None."""
+    path = Path(path)
+    folder = path if path.is_dir() else path.parent
+    candidate = folder / "config.json"
+    if candidate.is_file():
+        return json.loads(candidate.read_text())
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Playing rounds
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class MatchResult:
+    """Per-round, per-seat outcomes of a match. Every array has shape ``(rounds, num_seats)``.
+
+    For player seats ``hands`` counts the seat's hands (more than one after a split), ``staked`` the
+    chips on them at the end (initial stakes, buys, doubles), ``busts``/``pontoons``/``tricks`` the
+    hands of each class. For the banker seat the same counters describe the banker's hands.
+    """
+
+    rules: Rules
+    num_players: int
+    banker_seat: int
+    labels: list[str]
+    seed: int
+    net: np.ndarray
+    staked: np.ndarray
+    initial: np.ndarray
+    hands: np.ndarray
+    busts: np.ndarray
+    pontoons: np.ndarray
+    tricks: np.ndarray
+    wall_s: float = 0.0
+
+    @property
+    def rounds(self) -> int:
+        return int(self.net.shape[0])
+
+    @property
+    def num_seats(self) -> int:
+        return self.num_players + 1
+
+    def ev(self, seat: int) -> np.ndarray:
+        """Per-round result of ``seat`` in stake units (chips / ``min_stake``)."""
+        return self.net[:, seat] / self.rules.min_stake
+
+
+def round_generators(seed: int, index: int, num_seats: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
+    """The pack's generator and one generator per seat for round ``index`` of a match ``seed``.
+
+    Independent streams per seat mean that changing what one seat does never shifts the random
+    numbers another seat (or the pack) gets: the basis of paired comparisons.
+    """
+    children = np.random.SeedSequence([seed, index]).spawn(num_seats + 1)
+    return np.random.default_rng(children[0]), [np.random.default_rng(child) for child in children[1:]]
+
+
+def play_match(
+    rules: Rules,
+    num_players: int,
+    policies: Sequence[Any],
+    rounds: int,
+    seed: int = 0,
+    *,
+    banker_seat: int = 0,
+    labels: Sequence[str] | None = None,
+    progress: bool = False,
+    desc: str = "rounds",
+    deck: Sequence[str | int] | None = None,
+) -> MatchResult:
+    """Play ``rounds`` independent rounds with ``policies[seat]`` driving each seat.
+
+    Args:
+        rules: the rule set.
+        num_players: player seats besides the banker.
+        policies: one policy per seat (``num_players + 1``), the banker's at ``banker_seat``.
+        rounds: how many rounds.
+        seed: the match seed; round ``i`` uses :func:`round_generators` ``(seed, i)``.
+        banker_seat: the seat that banks every round (a fresh table per round keeps it there).
+        labels: names for the report (defaults to the policies' names).
+        progress: show a tqdm bar.
+        deck: a stacked pack prefix dealt at the top of every round (the rest is shuffled by the
+            round's generator), to measure a policy in one situation.
+    """
+    import time
+
+    num_seats = num_players + 1
+    if len(policies) != num_seats:
+        raise EvaluationError(f"expected {num_seats} policies (one per seat, banker included), got {len(policies)}")
+    if not 0 <= banker_seat < num_seats:
+        raise EvaluationError(f"banker_seat must be in 0..{num_players}, got {banker_seat}")
+    arrays = {name: np.zeros((rounds, num_seats), dtype=np.int64) for name in
+              ("net", "staked", "initial", "hands", "busts", "pontoons", "tricks")}
+    iterator: Iterable[int] = range(rounds)
+    if progress:
+        from tqdm.auto import tqdm
+
+        # disable=None: no bar when the output is not a terminal (logs of the main job stay readable).
+        iterator = tqdm(iterator, desc=desc, unit="round", leave=False, mininterval=0.5, disable=None)
+    started = time.perf_counter()
+    for index in iterator:
+        deck_rng, seat_rngs = round_generators(seed, index, num_seats)
+        game = PontoonGame(rules, num_players, rng=deck_rng, banker=banker_seat)
+        kitty_before = game.kitty
+        game.new_round(deck=deck)
+        while not game.is_round_over:
+            seat = game.current_seat
+            game.apply(policies[seat].act(observe(game, seat), game.legal_actions(), seat_rngs[seat]))
+        _record_round(game, index, arrays, kitty_before)
+    result = MatchResult(
+        rules=game.rules if rounds else rules,
+        num_players=num_players,
+        banker_seat=banker_seat,
+        labels=list(labels) if labels is not None else [policy_label(p) for p in policies],
+        seed=seed,
+        wall_s=time.perf_counter() - started,
+        **arrays,
+    )
+    return result
+
+
+def _record_round(game: PontoonGame, index: int, arrays: dict[str, np.ndarray], kitty_before: int) -> None:
+    banker = game.banker_seat_of_round
+    for seat in range(game.num_seats):
+        arrays["net"][index, seat] = game.seat_net(seat)
+    # Shoot: the kitty is the banker's own money (he keeps it when the bank passes), so what it
+    # gained or lost this round is his result too, not a loss to a third party.
+    arrays["net"][index, banker] += game.kitty - kitty_before
+    for player in game.players:
+        seat = player.seat
+        for hand in player.hands:
+            hand_class = game.hand_result(hand).hand_class
+            arrays["hands"][index, seat] += 1
+            arrays["staked"][index, seat] += hand.stake
+            arrays["busts"][index, seat] += hand_class == HandClass.BUST
+            arrays["pontoons"][index, seat] += hand_class == HandClass.PONTOON
+            arrays["tricks"][index, seat] += hand_class == HandClass.FIVE_CARD_TRICK
+        if player.hands:
+            arrays["initial"][index, seat] = player.hands[0].initial
+    for hand in game.banker_hands:
+        hand_class = game.banker_result(hand).hand_class
+        arrays["hands"][index, banker] += 1
+        arrays["busts"][index, banker] += hand_class == HandClass.BUST
+        arrays["pontoons"][index, banker] += hand_class == HandClass.PONTOON
+        arrays["tricks"][index, banker] += hand_class == HandClass.FIVE_CARD_TRICK
+
+
+# --------------------------------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A sample mean with its standard error and 95% confidence interval."""
+
+    mean: float
+    se: float
+    n: int
+
+    @property
+    def low(self) -> float:
+        return self.mean - Z_95 * self.se
+
+    @property
+    def high(self) -> float:
+        return self.mean + Z_95 * self.se
+
+    def covers(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+    def excludes_zero(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+    def as_dict(self, prefix: str) -> dict[str, float]:
+        return {prefix: self.mean, f"{prefix}_se": self.se, f"{prefix}_ci_low": self.low, f"{prefix}_ci_high": self.high}
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.4f} ± {Z_95 * self.se:.4f}"
+
+
+def estimate(samples: np.ndarray) -> Estimate:
+    """Mean, standard error and 95% CI of i.i.d. ``samples`` (CLT; rounds are independent)."""
+    samples = np.asarray(samples, dtype=np.float64)
+    n = int(samples.size)
+    if n == 0:
+        return Estimate(math.nan, math.nan, 0)
+    se = float(samples.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+    return Estimate(float(samples.mean()), se, n)
+
+
+def seat_summary(result: MatchResult, seat: int) -> dict[str, Any]:
+    """Every reported statistic of one seat: EV with CI, outcome rates, hand-class rates, stakes."""
+    ev = estimate(result.ev(seat))
+    net = result.net[:, seat]
+    hands = result.hands[:, seat]
+    total_hands = max(int(hands.sum()), 1)
+    is_banker = seat == result.banker_seat
+    unit = result.rules.min_stake
+    row: dict[str, Any] = {
+        "seat": seat,
+        "role": "banker" if is_banker else "player",
+        "policy": result.labels[seat],
+        "rounds": result.rounds,
+        **ev.as_dict("ev"),
+        "win_rate": float((net > 0).mean()),
+        "lose_rate": float((net < 0).mean()),
+        "push_rate": float((net == 0).mean()),
+        "bust_rate": float(result.busts[:, seat].sum() / total_hands),
+        "pontoon_rate": float(result.pontoons[:, seat].sum() / total_hands),
+        "five_card_trick_rate": float(result.tricks[:, seat].sum() / total_hands),
+        "hands_per_round": float(hands.mean()),
+    }
+    if is_banker:
+        # The banker's take per player: his result shared over the players he faced.
+        row.update(estimate(result.ev(seat) / result.num_players).as_dict("take_per_player"))
+        row["mean_stake"] = float(np.delete(result.staked, seat, axis=1).sum(axis=1).mean() / unit)
+        row["mean_initial_stake"] = float(np.delete(result.initial, seat, axis=1).sum(axis=1).mean() / unit)
+    else:
+        staked = result.staked[:, seat]
+        row["mean_stake"] = float(staked.mean() / unit)
+        row["mean_initial_stake"] = float(result.initial[:, seat].mean() / unit)
+        row["ev_per_chip_staked"] = float(net.sum() / max(int(staked.sum()), 1))
+    return row
+
+
+def match_summary(result: MatchResult) -> list[dict[str, Any]]:
+    """:func:`seat_summary` for every seat, banker first."""
+    order = [result.banker_seat] + [s for s in range(result.num_seats) if s != result.banker_seat]
+    return [seat_summary(result, seat) for seat in order]
+
+
+def paired_difference(a: MatchResult, b: MatchResult, seat: int) -> Estimate:
+    """Mean per-round difference ``a − b`` of ``seat``'s result, in stake units, with its CI.
+
+    Only meaningful when both matches used the same seed (and so the same packs and random streams).
+    """
+    if a.seed != b.seed or a.rounds != b.rounds:
+        raise EvaluationError(
+            f"paired comparison needs the same seed and rounds: got seed {a.seed}/{b.seed}, rounds {a.rounds}/{b.rounds}"
+        )
+    return estimate(a.ev(seat) - b.ev(seat))
+
+
+# --------------------------------------------------------------------------------------------------
+# Comparisons: several policies in one seat, same cards
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Comparison:
+    """Several candidate policies played in one seat of the same table on the same seeds."""
+
+    seat: int
+    role: str
+    candidates: list[str]
+    results: list[MatchResult]
+    table: list[str]
+    """The policies of every seat with the candidate's seat shown as ``*``."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per candidate: its seat statistics and its paired difference to the first."""
+        rows = []
+        reference = self.results[0]
+        for label, result in zip(self.candidates, self.results):
+            row = seat_summary(result, self.seat)
+            row["policy"] = label
+            diff = paired_difference(reference, result, self.seat)
+            row.update({f"first_minus_this{k[4:]}": v for k, v in diff.as_dict("diff").items()})
+            row["first_better"] = bool(diff.low > 0)
+            rows.append(row)
+        return rows
+
+
+def compare_policies(
+    rules: Rules,
+    num_players: int,
+    candidates: Sequence[tuple[str, Any]],
+    table: Sequence[Any],
+    seat: int,
+    rounds: int,
+    seed: int,
+    *,
+    banker_seat: int = 0,
+    table_labels: Sequence[str] | None = None,
+    progress: bool = False,
+) -> Comparison:
+    """Play every ``(label, policy)`` of ``candidates`` in ``seat`` with ``table`` in the other seats.
+
+    All candidates see the same packs and the same per-seat random streams, so the paired difference
+    of any two is precise. ``table`` holds one policy per seat; its entry at ``seat`` is ignored.
+    """
+    results = []
+    labels_base = list(table_labels) if table_labels is not None else [policy_label(p) for p in table]
+    for label, policy in candidates:
+        policies = list(table)
+        policies[seat] = policy
+        labels = list(labels_base)
+        labels[seat] = label
+        results.append(
+            play_match(rules, num_players, policies, rounds, seed, banker_seat=banker_seat, labels=labels,
+                       progress=progress, desc=label)
+        )
+    shown = list(labels_base)
+    shown[seat] = "*"
+    role = "banker" if seat == banker_seat else "player"
+    return Comparison(seat, role, [label for label, _ in candidates], results, shown)
+
+
+# --------------------------------------------------------------------------------------------------
+# Optimality gap (exact solver)
+# --------------------------------------------------------------------------------------------------
+
+
+def banker_rule_for(spec: str, rules: Rules) -> Any:
+    """The solver's :class:`~pontoon_env.solver.BankerRule` equivalent to a scripted banker spec.
+
+    Only fixed drawing rules have an exact solution: ``banker_threshold[:stand=K]`` (draw below K)
+    and ``casino_dealer`` (hit soft 17).
+    """
+    from pontoon_env.solver import BankerRule, default_banker_rule
+
+    name, _, params = spec.partition(":")
+    options = dict(part.split("=", 1) for part in params.split(",") if "=" in part)
+    if name == "casino_dealer":
+        return BankerRule(17, hit_soft=True)
+    if name == "banker_threshold":
+        stand = options.get("stand", options.get("stand_on"))
+        if stand is None:
+            return default_banker_rule(rules)
+        return BankerRule(int(stand), hit_soft=options.get("hit_soft", "false").lower() in ("1", "true", "yes"))
+    raise EvaluationError(
+        f"--optimality-gap needs a banker with a fixed drawing rule (banker_threshold[:stand=K] or casino_dealer); "
+        f"got banker {spec!r}, whose play the exact solver cannot model"
+    )
+
+
+def solver_optimum(rules: Rules, banker_spec: str) -> dict[str, Any]:
+    """The exact optimal player EV per round (stake units, stake chosen optimally) against a banker.
+
+    Raises:
+        EvaluationError: the solver module is missing or does not support these rules / banker.
+    """
+    try:
+        from pontoon_env import solver
+    except ImportError as error:  # pragma: no cover - the solver ships with the package
+        raise EvaluationError(f"--optimality-gap needs pontoon_env.solver, which cannot be imported: {error}") from error
+    if rules.settlement not in getattr(solver, "SUPPORTED_SETTLEMENTS", (rules.settlement,)):
+        raise EvaluationError(
+            f"--optimality-gap: the exact solver supports settlements {list(solver.SUPPORTED_SETTLEMENTS)}, "
+            f"not {rules.settlement!r} (preset {rules.preset!r})"
+        )
+    rule = banker_rule_for(banker_spec, rules)
+    solution = solver.solve(rules, rule)
+    return {
+        "optimal_ev": float(solution.ev_stake_choice / rules.min_stake),
+        "optimal_mean_stake": float(solution.mean_stake / rules.min_stake),
+        "banker_rule": {"stand_on": rule.stand_on, "hit_soft": rule.hit_soft},
+        "note": "exact expectimax over an infinite deck (each rank 1/13); the table deals from "
+        f"{rules.decks} deck(s), so the gap also holds the finite-deck effect",
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# Reports
+# --------------------------------------------------------------------------------------------------
+
+SUMMARY_COLUMNS = (
+    ("seat", "seat", "{}"),
+    ("role", "role", "{}"),
+    ("policy", "policy", "{}"),
+    ("ev", "EV/round", "{:+.4f}"),
+    ("ev_ci", "95% CI", "{}"),
+    ("win_rate", "win", "{:.3f}"),
+    ("lose_rate", "lose", "{:.3f}"),
+    ("push_rate", "push", "{:.3f}"),
+    ("bust_rate", "bust", "{:.3f}"),
+    ("pontoon_rate", "pontoon", "{:.3f}"),
+    ("five_card_trick_rate", "5-card", "{:.3f}"),
+    ("mean_stake", "stake", "{:.2f}"),
+)
+
+
+def _ci_text(row: Mapping[str, Any], prefix: str = "ev") -> str:
+    return f"[{row[prefix + '_ci_low']:+.4f}, {row[prefix + '_ci_high']:+.4f}]"
+
+
+def format_rows(rows: Sequence[Mapping[str, Any]], columns: Sequence[tuple[str, str, str]], title: str = "") -> str:
+    """A plain-text table (stable in logs and tests; rich is used for the terminal when present)."""
+    header = [name for _, name, _ in columns]
+    body = []
+    for row in rows:
+        cells = []
+        for key, _, fmt in columns:
+            if key.endswith("_ci"):
+                cells.append(_ci_text(row, key[:-3]))
+            else:
+                value = row.get(key, "")
+                cells.append(fmt.format(value) if value != "" else "")
+        body.append(cells)
+    widths = [max(len(str(c)) for c in column) for column in zip(header, *body)]
+    lines = [title] if title else []
+    lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(cells, widths)) for cells in body]
+    return "\n".join(lines)
+
+
+COMPARISON_COLUMNS = (
+    ("policy", "policy", "{}"),
+    ("ev", "EV/round", "{:+.4f}"),
+    ("ev_ci", "95% CI", "{}"),
+    ("first_minus_this", "first − this", "{:+.4f}"),
+    ("first_minus_this_ci", "paired 95% CI", "{}"),
+    ("win_rate", "win", "{:.3f}"),
+    ("bust_rate", "bust", "{:.3f}"),
+    ("pontoon_rate", "pontoon", "{:.3f}"),
+    ("five_card_trick_rate", "5-card", "{:.3f}"),
+    ("mean_stake", "stake", "{:.2f}"),
+)
+
+
+def write_rows(rows: Sequence[Mapping[str, Any]], csv_path: Path) -> None:
+    """Write ``rows`` as CSV with the union of their keys as columns."""
+    keys: list[str] = []
+    for row in rows:
+        keys += [k for k in row if k not in keys]
+    csv_path.parent.mkdir(parents=True, exist_ok=True)
+    with csv_path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def write_json(data: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, default=_json_default) + "\n")
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)
+
+
+def rules_dict(rules: Rules) -> dict[str, Any]:
+    """Every option of ``rules`` by name (what ``make_rules(rules.preset, **options)`` rebuilds)."""
+    import dataclasses
+
+    return dataclasses.asdict(rules)
+
+
+__all__ = [
+    "Comparison",
+    "Estimate",
+    "EvaluationError",
+    "MatchResult",
+    "compare_policies",
+    "estimate",
+    "format_rows",
+    "guess_role",
+    "load_policy",
+    "match_summary",
+    "paired_difference",
+    "play_match",
+    "policy_label",
+    "round_generators",
+    "seat_summary",
+    "solver_optimum",
+    "write_json",
+    "write_rows",
+]
+
+
+# --------------------------------------------------------------------------------------------------
+# The evaluate.py driver
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EvaluateSettings:
+    """Everything ``evaluate.py`` can be asked (see its ``--help``)."""
+
+    rules: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: int | None = None
+    banker_seat: int = 0
+    learner_seat: int = 1
+    player: str | None = None
+    others: str | None = None
+    banker: str | None = None
+    policies: list[str] | None = None
+    role: str | None = None
+    rounds: int = 20_000
+    seed: int = 0
+    compare: list[str] | None = None
+    optimality_gap: bool = False
+    run: str | None = None
+    charts: bool = True
+    out: str = "results/eval"
+    progress: bool = True
+
+
+def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) -> tuple[Rules, int]:
+    """The table's rules and size: as given, else from the first checkpoint's config, else pagat / 4."""
+    from pontoon_env.env import resolve_rules
+
+    config = None
+    for spec in specs:
+        if isinstance(spec, str) and _looks_like_checkpoint(spec):
+            config = read_checkpoint_config(spec)
+            if config is not None:
+                break
+    if settings.rules is not None:
+        rules = resolve_rules(settings.rules, settings.options)
+    elif config is not None:
+        rules = resolve_rules(config["rules"], settings.options)
+    else:
+        rules = resolve_rules("pagat", settings.options)
+    seats = settings.seats or (int(config["num_players"]) if config is not None else 4)
+    return rules, seats
+
+
+def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
+    """Play, measure, compare and chart as ``settings`` ask; write everything under ``settings.out``.
+
+    Returns the report (also written as ``report.json``): the table of every seat, the comparison
+    rows and the optimality gap when asked, and the paths of the files written.
+    """
+    out = Path(settings.out)
+    out.mkdir(parents=True, exist_ok=True)
+    run_model = None
+    run_config: dict[str, Any] | None = None
+    if settings.run:
+        run_model = str(Path(settings.run) / "model.zip")
+        run_config = read_checkpoint_config(run_model)
+        if run_config is None:
+            raise EvaluationError(f"--run {settings.run!r}: no config.json in that directory (not a train.py run?)")
+    role = settings.role or (str(run_config["role"]) if run_config else None)
+    if role is None:
+        role = "banker" if settings.compare and guess_role(settings.compare[0]) == "banker" else "player"
+    player_spec = settings.player or (run_model if run_model and role == "player" else None)
+    banker_spec = settings.banker or (run_model if run_model and role == "banker" else None)
+    specs = list(settings.policies or []) + list(settings.compare or []) + [player_spec, banker_spec]
+    rules, num_players = _rules_and_seats(settings, specs)
+    num_seats = num_players + 1
+    banker_seat = settings.banker_seat
+    if not 0 <= banker_seat < num_seats:
+        raise EvaluationError(f"--banker-seat must be in 0..{num_players}, got {banker_seat}")
+    if settings.learner_seat == banker_seat or not 0 <= settings.learner_seat < num_seats:
+        raise EvaluationError(
+            f"--learner-seat must be a player seat in 0..{num_players} other than the banker's ({banker_seat}), "
+            f"got {settings.learner_seat}"
+        )
+    focus = settings.learner_seat if role == "player" else banker_seat
+
+    # One spec per seat.
+    if settings.policies:
+        seat_specs = list(settings.policies)
+        if len(seat_specs) != num_seats:
+            raise EvaluationError(
+                f"--policies: expected {num_seats} specs (seat 0..{num_players}, banker at seat {banker_seat}), "
+                f"got {len(seat_specs)}"
+            )
+    else:
+        from agents.registry import default_banker_policy
+
+        default_banker = "casino_dealer" if type(default_banker_policy(rules)).__name__ == "CasinoDealer" else "banker_threshold"
+        seat_specs = [settings.others or "threshold"] * num_seats
+        seat_specs[banker_seat] = banker_spec or default_banker
+        seat_specs[settings.learner_seat] = player_spec or "threshold"
+    policies = [load_policy(spec, rules, num_players) for spec in seat_specs]
+    labels = [policy_label(spec) for spec in seat_specs]
+    report: dict[str, Any] = {
+        "rules": rules_dict(rules), "num_players": num_players, "banker_seat": banker_seat, "role": role,
+        "focus_seat": focus, "rounds": settings.rounds, "seed": settings.seed, "seats": labels, "files": [],
+    }
+    files: list[str] = report["files"]
+
+    # The main match (or the comparison, whose first candidate is the main match).
+    candidates: list[tuple[str, Any]] = []
+    if settings.compare:
+        candidates = [(policy_label(spec), load_policy(spec, rules, num_players)) for spec in settings.compare]
+    gap_reference: tuple[str, Any] | None = None
+    if settings.optimality_gap:
+        if role != "player":
+            raise EvaluationError("--optimality-gap measures a player policy (the solver optimises the player)")
+        report["optimality_gap"] = solver_optimum(rules, seat_specs[banker_seat])
+        from agents.optimal import OptimalPlayer
+
+        stand = report["optimality_gap"]["banker_rule"]["stand_on"]
+        gap_reference = (f"optimal (solver, banker stands on {stand})", OptimalPlayer(rules, stand=stand))
+        if not candidates:
+            candidates = [(labels[focus], policies[focus])]
+    if candidates:
+        if gap_reference is not None:
+            candidates = candidates + [gap_reference]
+        comparison = compare_policies(rules, num_players, candidates, policies, focus, settings.rounds, settings.seed,
+                                      banker_seat=banker_seat, table_labels=labels, progress=settings.progress)
+        main = comparison.results[0]
+        rows = comparison.rows()
+        report["comparison"] = {"seat": focus, "table": comparison.table, "rows": rows}
+        write_rows(rows, out / "comparison.csv")
+        files.append(str(out / "comparison.csv"))
+        if gap_reference is not None:
+            optimal_result = comparison.results[-1]
+            gap_rows = []
+            for label, result in zip(comparison.candidates[:-1], comparison.results[:-1]):
+                simulated = paired_difference(optimal_result, result, focus)
+                exact = estimate(report["optimality_gap"]["optimal_ev"] - result.ev(focus))
+                gap_rows.append({"policy": label, **simulated.as_dict("gap_vs_optimal_player"),
+                                 **exact.as_dict("gap_vs_solver_ev")})
+            report["optimality_gap"]["rows"] = gap_rows
+    else:
+        main = play_match(rules, num_players, policies, settings.rounds, settings.seed, banker_seat=banker_seat,
+                          labels=labels, progress=settings.progress)
+    summary = match_summary(main)
+    report["summary"] = summary
+    report["wall_s"] = main.wall_s
+    write_rows(summary, out / "summary.csv")
+    files.append(str(out / "summary.csv"))
+
+    # Plots.
+    if settings.charts:
+        files += _charts(settings, report, rules, num_players, banker_seat, policies, seat_specs, focus, out, candidates)
+    files += [str(out / "report.json"), str(out / "report.txt")]
+    write_json(report, out / "report.json")
+    (out / "report.txt").write_text(format_report(report) + "\n")
+    return report
+
+
+def _charts(settings: EvaluateSettings, report: dict[str, Any], rules: Rules, num_players: int, banker_seat: int,
+            policies: list[Any], seat_specs: list[str], focus: int, out: Path,
+            candidates: Sequence[tuple[str, Any]]) -> list[str]:
+    from pontoon_env import plots
+
+    written = []
+    if "comparison" in report:
+        rows = report["comparison"]["rows"]
+        title = f"{report['role']} seat {focus}: EV per round vs the same cards ({settings.rounds:,} rounds)"
+    else:
+        rows = [r for r in report["summary"]]
+        title = f"EV per round by seat ({settings.rounds:,} rounds)"
+    written.append(str(plots.plot_ev_bars(rows, out / "ev_bars.png", title=title)))
+    if settings.run:
+        history_path = Path(settings.run) / "eval_history.json"
+        if history_path.is_file():
+            history = json.loads(history_path.read_text())
+            if history:
+                written.append(str(plots.plot_learning_curve(history, out / "learning_curve.png",
+                                                              title=f"learning curve: {settings.run}")))
+    # Strategy charts: of the focus policy in its role, and of every compared player policy.
+    to_chart: list[tuple[str, Any]] = []
+    if report["role"] == "player":
+        to_chart = list(candidates) or [(policy_label(seat_specs[focus]), policies[focus])]
+    for label, policy in to_chart:
+        if label == "random":
+            continue  # a random policy has no chart worth reading
+        chart = plots.probe_player(policy, rules, num_players, banker_seat=banker_seat, title=f"player chart: {label}")
+        name = _file_label(label)
+        written.append(str(plots.plot_player_chart(chart, out / f"strategy_{name}.png")))
+        (out / f"strategy_{name}.txt").write_text(chart.as_text() + "\n")
+        written.append(str(out / f"strategy_{name}.txt"))
+    bankers: list[tuple[str, Any]] = [(policy_label(seat_specs[banker_seat]), policies[banker_seat])]
+    if report["role"] == "banker" and candidates:
+        bankers = list(candidates)
+    for label, policy in bankers:
+        if label == "random" or rules.dealer_rule == "hit_soft_17":
+            continue  # the casino dealer's drawing is fixed by the rules
+        chart = plots.probe_banker(policy, rules, num_players, banker_seat=banker_seat, title=f"banker chart: {label}")
+        name = _file_label(label)
+        written.append(str(plots.plot_banker_chart(chart, out / f"banker_{name}.png")))
+        (out / f"banker_{name}.txt").write_text(chart.as_text() + "\n")
+        written.append(str(out / f"banker_{name}.txt"))
+    return written
+
+
+def _file_label(label: str) -> str:
+    """A label as a safe file-name part (``runs/x/model.zip`` → ``x_model``)."""
+    text = label[:-4] if label.endswith(".zip") else label
+    return "".join(ch if ch.isalnum() or ch in "-_=" else "_" for ch in text).strip("_") or "policy"
+
+
+def format_report(report: Mapping[str, Any]) -> str:
+    """The report as plain-text tables (what evaluate.py prints and saves as report.txt)."""
+    rules = report["rules"]
+    head = (f"rules {rules['preset']!r}, {report['num_players']} players, banker seat {report['banker_seat']}, "
+            f"{report['rounds']:,} rounds, seed {report['seed']}; EV in stake units "
+            f"({rules['min_stake']} chip) per round, 95% CI")
+    parts = [head, "", format_rows(report["summary"], SUMMARY_COLUMNS, "seats:")]
+    banker = next((row for row in report["summary"] if row["role"] == "banker"), None)
+    if banker is not None:
+        parts.append(f"banker take per player: {banker['take_per_player']:+.4f} "
+                     f"[{banker['take_per_player_ci_low']:+.4f}, {banker['take_per_player_ci_high']:+.4f}]")
+    if "comparison" in report:
+        comparison = report["comparison"]
+        parts += ["", format_rows(comparison["rows"], COMPARISON_COLUMNS,
+                                  f"paired comparison in seat {comparison['seat']} (same packs, same random streams; "
+                                  f"table: {', '.join(comparison['table'])}):")]
+    if "optimality_gap" in report:
+        gap = report["optimality_gap"]
+        parts += ["", f"optimality gap (banker stands on {gap['banker_rule']['stand_on']}): exact optimal EV "
+                      f"{gap['optimal_ev']:+.4f} per round ({gap['note']})"]
+        for row in gap.get("rows", []):
+            parts.append(
+                f"  {row['policy']}: optimal player − policy on the same cards {row['gap_vs_optimal_player']:+.4f} "
+                f"[{row['gap_vs_optimal_player_ci_low']:+.4f}, {row['gap_vs_optimal_player_ci_high']:+.4f}]; "
+                f"solver EV − policy {row['gap_vs_solver_ev']:+.4f} "
+                f"[{row['gap_vs_solver_ev_ci_low']:+.4f}, {row['gap_vs_solver_ev_ci_high']:+.4f}]"
+            )
+    return "\n".join(parts)

@@ -1,0 +1,1015 @@
+"""Train player and banker policies with Stable-Baselines3: the logic behind ``train.py``.
+
+One run trains one role (``player`` or ``banker``) in the Gymnasium environment ``Pontoon-v0`` against
+scripted or saved opponents, and writes a *run directory*::
+
+    runs/pagat-player/
+        model.zip            the final model (SB3 format)
+        config.json          everything needed to rebuild the env and reload the model
+        eval_history.csv     the learning curve: EV at fixed baseline tables during training
+        eval_history.json    (same, as JSON)
+        vecnormalize.pkl     reward-normalisation statistics (to resume training)
+        checkpoints/         step_<N>.zip every --checkpoint-freq steps (+ their config.json)
+        tb/                  TensorBoard logs (tensorboard --logdir runs/)
+
+``--role both`` alternates: generation ``g`` trains the player against the banker of generation
+``g-1`` (the scripted default banker for ``g = 1``), then the banker against that new player; each
+generation's models are kept under ``gen_<g>/player`` and ``gen_<g>/banker``, each a run directory.
+
+Illegal actions. ``maskable_ppo`` (the default) never picks one: sb3-contrib's ``MaskablePPO``
+reads ``env.action_masks()`` and gives illegal ids zero probability, in training and at play. PPO
+and DQN cannot mask, so their environments are wrapped in :class:`LegalizeActions`: an illegal id is
+*replaced by the first legal id* (the round goes on, so the real result of the hand is still
+earned) and the step's reward is lowered by ``illegal_penalty`` stake units. We do not use the
+environment's ``illegal_action="penalty"`` mode for training, because it ends the round: a learner
+holding a bad hand with 10 chips staked would learn that an illegal move "loses" only the penalty,
+i.e. it would learn to escape losses. Replacing keeps every round's payoff honest, and the penalty
+makes the illegal id strictly worse than choosing its replacement directly, so the trained policy
+puts its mass on legal ids (and :class:`agents.model.ModelPolicy` falls back to the most probable
+legal id anyway).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import platform
+import shutil
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from pontoon_env.env import resolve_rules
+from pontoon_env.evaluation import (
+    estimate,
+    guess_role,
+    load_policy,
+    play_match,
+    write_json,
+    write_rows,
+)
+from pontoon_env.rules import Rules
+
+ALGOS = ("maskable_ppo", "ppo", "dqn")
+ROLES = ("player", "banker", "both")
+EPISODES = ("round", "session")
+MODEL_FILE = "model.zip"
+CONFIG_FILE = "config.json"
+HISTORY_FILE = "eval_history"
+VECNORM_FILE = "vecnormalize.pkl"
+
+
+class TrainingError(RuntimeError):
+    """A training run that cannot start as asked (bad options, missing or incompatible checkpoint)."""
+
+
+ROLE_DEFAULTS: dict[str, dict[str, Any]] = {
+    # A player learns from scratch: a large entropy bonus falling to zero keeps buying explored
+    # until the critic can tell where it pays (docs/training.md, "Exploration").
+    "player": {"seats": 1, "ent_coef": 0.1, "ent_coef_final": 0.0, "warm_start": None},
+    # A banker starts from an imitation of banker_threshold and improves on it; from scratch, 300k
+    # steps of PPO settle on standing at 15-16, below the threshold banker (docs/training.md).
+    "banker": {"seats": 2, "ent_coef": 0.01, "ent_coef_final": 0.0, "warm_start": "banker_threshold"},
+}
+"""Defaults that differ by role, used where a :class:`TrainSettings` field is left ``None``."""
+BOTH_SEATS = 2
+"""Players at the table with ``--role both`` (the player and banker models must share a table size)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Settings
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class TrainSettings:
+    """Every option of a training run (the CLI's arguments, with the defaults used in the README).
+
+    The defaults are tuned to learn fast on two CPU cores (docs/training.md, "Defaults"): a small
+    [64, 64] network, 16 environments stepped in one process, 4,096 steps per PPO update (256 per
+    environment) in minibatches of 512 for 20 epochs, rewards normalised by a running estimate of
+    the return's scale (stakes reach 10 chips and buys 70, so raw rewards are large and noisy),
+    ``gamma = 1`` because a round is a short episode paid at its end. Fields left ``None`` take
+    the role's default from :data:`ROLE_DEFAULTS` (see :meth:`for_role`).
+    """
+
+    rules: str = "pagat"
+    options: dict[str, Any] = field(default_factory=dict)
+    role: str = "player"
+    algo: str = "maskable_ppo"
+    timesteps: int = 300_000
+    seed: int = 0
+    seats: int | None = None
+    opponents: list[str] = field(default_factory=list)
+    episode: str = "round"
+    session_rounds: int = 10
+    out: str | None = None
+    generations: int = 2
+    resume: str | None = None
+    eval_freq: int = 50_000
+    eval_rounds: int = 2000
+    eval_seed: int | None = None
+    learner_seat: int | None = None
+    checkpoint_freq: int = 0
+    n_envs: int = 16
+    vec_env: str = "dummy"
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 20
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    ent_coef: float | None = None
+    ent_coef_final: float | None = None
+    net_arch: list[int] = field(default_factory=lambda: [64, 64])
+    norm_reward: bool = True
+    illegal_penalty: float = 1.0
+    warm_start: str | None = None
+    warm_start_rounds: int = 5_000
+    warm_start_epochs: int = 30
+    warm_start_smoothing: float = 0.1
+    threads: int = 1
+    progress: bool = True
+    verbose: int = 0
+
+    def for_role(self, role: str) -> TrainSettings:
+        """A copy with every role-dependent default (``None`` fields) filled in, see :data:`ROLE_DEFAULTS`."""
+        filled = dataclasses.replace(self)
+        defaults = ROLE_DEFAULTS["banker" if role == "banker" else "player"]
+        for name in ("ent_coef", "ent_coef_final"):
+            if getattr(filled, name) is None:
+                setattr(filled, name, defaults[name])
+        if filled.warm_start is None:
+            # DQN has no actor to imitate with; it learns from scratch whatever the role.
+            filled.warm_start = defaults["warm_start"] if self.algo != "dqn" else None
+        elif filled.warm_start.lower() == "none":
+            filled.warm_start = None
+        if filled.seats is None:
+            filled.seats = BOTH_SEATS if self.role == "both" else defaults["seats"]
+        if filled.out is None:
+            filled.out = f"runs/{self.rules}-{self.role}"
+        return filled
+
+    def validate(self) -> None:
+        """Raise :class:`TrainingError` naming the first invalid option."""
+        checks: list[tuple[bool, str]] = [
+            (self.role in ROLES, f"--role: expected one of {list(ROLES)}, got {self.role!r}"),
+            (self.algo in ALGOS, f"--algo: expected one of {list(ALGOS)}, got {self.algo!r}"),
+            (self.episode in EPISODES, f"--episode: expected one of {list(EPISODES)}, got {self.episode!r}"),
+            (self.timesteps >= 1, f"--timesteps: expected a positive number, got {self.timesteps}"),
+            (self.seats is None or 1 <= self.seats <= 9, f"--seats: expected 1..9 players, got {self.seats}"),
+            (self.generations >= 1, f"--generations: expected at least 1, got {self.generations}"),
+            (self.eval_rounds >= 0, f"--eval-rounds: expected >= 0, got {self.eval_rounds}"),
+            (self.n_envs >= 1, f"--n-envs: expected at least 1, got {self.n_envs}"),
+            (self.vec_env in ("dummy", "subproc"), f"--vec-env: expected dummy or subproc, got {self.vec_env!r}"),
+            (self.batch_size >= 1 and self.n_steps >= 1, "--batch-size and --n-steps must be positive"),
+            (all(width >= 1 for width in self.net_arch), f"--net-arch: widths must be positive, got {self.net_arch}"),
+            (self.warm_start is None or self.algo != "dqn",
+             "--warm-start imitates a policy with the actor-critic's own network: use maskable_ppo or ppo"),
+            (0.0 <= self.warm_start_smoothing < 1.0, "--warm-start-smoothing: expected a value in [0, 1)"),
+            (self.role != "both" or self.resume is None, "--resume continues one role; with --role both, resume each "
+             "generation's run directory with --role player or --role banker"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise TrainingError(message)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Parse one ``--option key=value``: booleans, integers and floats are recognised, else a string.
+
+    Raises:
+        TrainingError: no ``=`` in the text.
+    """
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or not key:
+        raise TrainingError(f"--option: expected key=value (for example stick_min=16), got {text!r}")
+    lowered = raw.lower()
+    if lowered in ("true", "yes", "on"):
+        return key, True
+    if lowered in ("false", "no", "off"):
+        return key, False
+    for cast in (int, float):
+        try:
+            return key, cast(raw)
+        except ValueError:
+            pass
+    return key, raw
+
+
+def build_rules(preset: str, options: Mapping[str, Any]) -> Rules:
+    """The rules of ``preset`` with ``options`` (a :class:`~pontoon_env.rules.RulesError` says what is wrong)."""
+    return resolve_rules(preset, dict(options))
+
+
+def library_versions() -> dict[str, str]:
+    """Versions of the libraries a run depends on (recorded in every config.json)."""
+    versions = {"python": platform.python_version()}
+    for name in ("pontoon_env", "numpy", "gymnasium", "torch", "stable_baselines3", "sb3_contrib"):
+        try:
+            module = __import__(name)
+            versions[name] = str(getattr(module, "__version__", "unknown"))
+        except ImportError:
+            versions[name] = "missing"
+    try:
+        from importlib.metadata import version
+
+        versions["pontoon_env"] = version("pontoon-env")
+    except Exception:  # not installed as a distribution (running from a checkout)
+        pass
+    return versions
+
+
+# --------------------------------------------------------------------------------------------------
+# Environments
+# --------------------------------------------------------------------------------------------------
+
+
+class LegalizeActions(gym.Wrapper):
+    """For learners that cannot mask (PPO, DQN): replace an illegal id by the first legal id.
+
+    The round is played on with the replacement, and the step's reward is lowered by ``penalty``
+    (stake units), so an illegal choice is always worse than choosing its replacement directly
+    but never a way out of a losing round (see the module docstring). ``info["illegal_action"]``
+    marks a replaced step (counted as ``train/illegal_rate`` in TensorBoard).
+    """
+
+    def __init__(self, env: gym.Env, penalty: float = 1.0) -> None:
+        super().__init__(env)
+        self.penalty = float(penalty)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        mask = self.env.unwrapped.action_masks()
+        index = int(np.asarray(action).reshape(-1)[0])
+        illegal = not (0 <= index < mask.shape[0] and mask[index])
+        if illegal:
+            index = int(np.flatnonzero(mask)[0])
+        obs, reward, terminated, truncated, info = self.env.step(index)
+        info["illegal_action"] = illegal
+        return obs, float(reward) - (self.penalty if illegal else 0.0), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.unwrapped.action_masks()
+
+
+class SlimInfo(gym.Wrapper):
+    """Drop the round reports from ``info`` during training.
+
+    The environment returns the settled round's full report (hands, ledger) in ``info``; the
+    vectorised environment deep-copies every info dict on every step, which costs about a seventh
+    of the training time while the learner never reads them. The reward already carries the result.
+    """
+
+    HEAVY = ("settlement", "rounds", "ledger")
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        for key in self.HEAVY:
+            info.pop(key, None)
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.unwrapped.action_masks()
+
+
+def opponents_for(role: str, specs: Sequence[Any], rules: Rules) -> dict[str, Any] | None:
+    """The env's ``opponents`` argument from a list of specs: banker specs drive the banker,
+    player specs the other players. ``None`` keeps the registry's defaults.
+
+    Raises:
+        TrainingError: more than one spec for the same role (one policy per role keeps the
+            opponent table well defined for any learner seat).
+    """
+    if not specs:
+        return None
+    by_role: dict[str, Any] = {}
+    for spec in specs:
+        key = "banker" if guess_role(spec) == "banker" else "players"
+        if role == "banker" and key == "banker":
+            raise TrainingError(f"--opponents: {spec!r} is a banker policy, but the learner is the banker")
+        if key in by_role:
+            raise TrainingError(
+                f"--opponents: two {key} policies given ({by_role[key]!r} and {spec!r}); give at most one player "
+                "policy (it drives every other player seat) and one banker policy"
+            )
+        by_role[key] = spec
+    return by_role
+
+
+def env_kwargs(settings: TrainSettings, rules: Rules, role: str, opponents: Any) -> dict[str, Any]:
+    """Keyword arguments of ``gymnasium.make("Pontoon-v0", ...)`` for one role of a run."""
+    return {
+        "rules": rules,
+        "role": role,
+        "num_players": settings.seats,
+        "learner_seat": settings.learner_seat if role == "player" else None,
+        "opponents": opponents,
+        "episode": settings.episode,
+        "session_rounds": settings.session_rounds,
+    }
+
+
+def make_vec_env(settings: TrainSettings, kwargs: Mapping[str, Any], seed: int) -> Any:
+    """``n_envs`` monitored copies of the environment (PPO/DQN ones wrapped in :class:`LegalizeActions`)."""
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    def factory(rank: int) -> Callable[[], gym.Env]:
+        def make() -> gym.Env:
+            import pontoon_env  # noqa: F401  (registers the ids inside subprocess workers)
+
+            env = SlimInfo(gym.make("Pontoon-v0", **kwargs))
+            if settings.algo != "maskable_ppo":
+                env = LegalizeActions(env, settings.illegal_penalty)
+            env = Monitor(env, info_keywords=("illegal_action",) if settings.algo != "maskable_ppo" else ())
+            env.reset(seed=seed + 1000 * rank)
+            return env
+
+        return make
+
+    factories = [factory(rank) for rank in range(settings.n_envs)]
+    if settings.vec_env == "subproc" and settings.n_envs > 1:
+        return SubprocVecEnv(factories, start_method="fork" if sys.platform != "win32" else "spawn")
+    return DummyVecEnv(factories)
+
+
+def probe_env_config(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The environment's checkpoint config (rules, sizes, action names and levels), from one instance."""
+    env = gym.make("Pontoon-v0", **kwargs)
+    try:
+        return env.unwrapped.checkpoint_config()
+    finally:
+        env.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# Models
+# --------------------------------------------------------------------------------------------------
+
+
+def algo_class(algo: str) -> Any:
+    if algo == "maskable_ppo":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO
+    if algo == "ppo":
+        from stable_baselines3 import PPO
+
+        return PPO
+    if algo == "dqn":
+        from stable_baselines3 import DQN
+
+        return DQN
+    raise TrainingError(f"--algo: expected one of {list(ALGOS)}, got {algo!r}")
+
+
+def hyperparameters(settings: TrainSettings) -> dict[str, Any]:
+    """The constructor arguments of the chosen algorithm (recorded in config.json)."""
+    policy_kwargs: dict[str, Any] = {"net_arch": list(settings.net_arch)}
+    if settings.algo == "dqn":
+        # DQN learns from a replay buffer; one round is 2–3 decisions, so a 100k buffer holds
+        # tens of thousands of rounds. Exploration decays over the first 30% of training.
+        return {
+            "learning_rate": settings.learning_rate,
+            "buffer_size": 100_000,
+            "learning_starts": min(1000, max(settings.timesteps // 10, 1)),
+            "batch_size": settings.batch_size,
+            "gamma": settings.gamma,
+            "train_freq": 4,
+            "target_update_interval": 2000,
+            "exploration_fraction": 0.3,
+            "exploration_final_eps": 0.02,
+            "policy_kwargs": policy_kwargs,
+        }
+    return {
+        "learning_rate": settings.learning_rate,
+        "n_steps": settings.n_steps,
+        "batch_size": settings.batch_size,
+        "n_epochs": settings.n_epochs,
+        "gamma": settings.gamma,
+        "gae_lambda": settings.gae_lambda,
+        "ent_coef": settings.ent_coef,
+        "policy_kwargs": policy_kwargs,
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# Checkpoints
+# --------------------------------------------------------------------------------------------------
+
+
+def checkpoint_error(message: str) -> Exception:
+    """The checkpoint error type shared with :mod:`agents.model` (a ValueError there)."""
+    try:
+        from agents.model import CheckpointError
+    except ImportError:  # pragma: no cover - agents ships with the package
+        return TrainingError(message)
+    return CheckpointError(message)
+
+
+COMPATIBILITY_KEYS = ("role", "num_players", "obs_size", "n_actions", "action_names", "algo")
+
+
+def read_config(checkpoint: str | Path) -> tuple[Path, dict[str, Any]]:
+    """Find a checkpoint (a ``.zip``, the suffix optional, or a run directory) and read its config.
+
+    Raises:
+        CheckpointError: the path or its config.json does not exist.
+    """
+    path = Path(checkpoint)
+    if path.is_dir():
+        path = path / MODEL_FILE
+    if not path.exists() and path.with_suffix(".zip").exists():
+        path = path.with_suffix(".zip")
+    if not path.is_file():
+        raise checkpoint_error(
+            f"checkpoint {str(checkpoint)!r} does not exist (expected a model .zip written by train.py, or its run "
+            "directory holding model.zip)"
+        )
+    for candidate in (path.with_suffix(".json"), path.parent / CONFIG_FILE):
+        if candidate.is_file():
+            return path, json.loads(candidate.read_text())
+    raise checkpoint_error(
+        f"checkpoint {str(path)!r} has no {CONFIG_FILE} beside it, so its rules, table size and action layout "
+        "are unknown; train.py writes one into every run directory"
+    )
+
+
+def check_compatible(path: Path, found: Mapping[str, Any], expected: Mapping[str, Any]) -> None:
+    """Refuse to resume a checkpoint trained for other rules, another table or another algorithm.
+
+    Raises:
+        CheckpointError: naming the checkpoint, each differing setting, what this run expects and
+            what the checkpoint holds.
+    """
+    differences = []
+    trained_rules, wanted_rules = found.get("rules", {}), expected.get("rules", {})
+    for option in sorted(set(trained_rules) | set(wanted_rules)):
+        if trained_rules.get(option) != wanted_rules.get(option):
+            differences.append(
+                f"rules option {option!r}: expected {wanted_rules.get(option)!r}, found {trained_rules.get(option)!r}"
+            )
+    for key in COMPATIBILITY_KEYS:
+        if key in expected and key in found and found[key] != expected[key]:
+            wanted, got = expected[key], found[key]
+            if key == "action_names":
+                wanted, got = f"{len(wanted)} names {wanted}", f"{len(got)} names {got}"
+            differences.append(f"{key}: expected {wanted!r}, found {got!r}")
+    if differences:
+        raise checkpoint_error(
+            f"checkpoint {str(path)!r} is incompatible with this run (preset {expected['rules'].get('preset')!r}, "
+            f"{expected.get('num_players')} players, role {expected.get('role')!r}):\n  - " + "\n  - ".join(differences)
+        )
+
+
+# --------------------------------------------------------------------------------------------------
+# Evaluation during training
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EvalTable:
+    """A fixed table the learner is measured at during training, with a scripted reference."""
+
+    name: str
+    seat: int
+    policies: list[Any]
+    labels: list[str]
+    reference: str
+    reference_ev: np.ndarray | None = None
+
+
+def eval_tables(settings: TrainSettings, rules: Rules, role: str, opponents: Mapping[str, Any] | None) -> list[EvalTable]:
+    """The baseline tables of the learning curve.
+
+    A player learner sits in seat 1 (first to act) against the training banker (the scripted
+    default if none was given) with the training's player opponents in the other seats; its
+    reference is the ``threshold`` player in the same seat. A banker learner faces ``threshold`` players (or the
+    training player opponents) and is compared with ``banker_threshold``.
+    """
+    opponents = dict(opponents or {})
+    players = opponents.get("players", "threshold")
+    tables = []
+    if role == "player":
+        for banker in [opponents.get("banker", "banker_threshold")]:
+            specs = [banker] + [players] * settings.seats
+            tables.append(EvalTable(f"vs {_short(banker)}", 1, [load_policy(s, rules, settings.seats) for s in specs],
+                                    [str(s) for s in specs], "threshold"))
+    else:
+        specs = ["banker_threshold"] + [players] * settings.seats
+        tables.append(EvalTable(f"vs {_short(players)} players", 0,
+                                [load_policy(s, rules, settings.seats) for s in specs], [str(s) for s in specs],
+                                "banker_threshold"))
+    return tables
+
+
+def _short(spec: Any) -> str:
+    text = str(spec)
+    return Path(text).parent.name or text if text.endswith(".zip") else text
+
+
+class EvalCallback:
+    """Every ``eval_freq`` steps: play ``eval_rounds`` rounds at each :class:`EvalTable` with the
+    current model, log the EV (and its paired difference to the scripted reference, on the same
+    cards) to TensorBoard, append it to the eval history, and save a checkpoint.
+
+    The evaluation seed is fixed for the whole run, so successive points of the learning curve are
+    themselves paired: their differences show learning, not card luck.
+    """
+
+    def __init__(self, trainer: Trainer) -> None:
+        from stable_baselines3.common.callbacks import BaseCallback
+
+        outer = self
+
+        class _Callback(BaseCallback):
+            def _on_training_start(self) -> None:
+                outer.on_start(self)
+
+            def _on_step(self) -> bool:
+                return outer.on_step(self)
+
+            def _on_rollout_start(self) -> None:
+                outer.on_rollout_start(self)
+
+            def _on_training_end(self) -> None:
+                outer.on_end(self)
+
+        self.trainer = trainer
+        self.callback = _Callback()
+        self.last_eval = -1
+        self.last_checkpoint = -1
+        self.start_steps = 0
+        self.illegal = [0, 0]
+
+    def on_start(self, cb: Any) -> None:
+        self.start_steps = cb.num_timesteps
+        self.last_eval = cb.num_timesteps
+        self.last_checkpoint = cb.num_timesteps
+        if not self.trainer.history:
+            self.trainer.evaluate_now(cb.model, cb.num_timesteps, cb.logger)
+
+    def on_rollout_start(self, cb: Any) -> None:
+        """Entropy schedule: the bonus falls linearly from ``ent_coef`` to ``ent_coef_final``.
+
+        A large early bonus keeps rarely good moves (buying on a low total, a big stake on a 2)
+        in play until the value estimates can tell where they pay; a small late one lets the
+        policy settle.
+        """
+        settings = self.trainer.settings
+        if settings.algo == "dqn" or settings.ent_coef_final is None:
+            return
+        done = (cb.num_timesteps - self.start_steps) / max(settings.timesteps, 1)
+        fraction = min(max(done, 0.0), 1.0)
+        cb.model.ent_coef = settings.ent_coef + fraction * (settings.ent_coef_final - settings.ent_coef)
+        cb.logger.record("train/ent_coef_scheduled", cb.model.ent_coef)
+
+    def on_step(self, cb: Any) -> bool:
+        trainer = self.trainer
+        for info in cb.locals.get("infos", ()):
+            if "illegal_action" in info:
+                self.illegal[0] += int(bool(info["illegal_action"]))
+                self.illegal[1] += 1
+        if self.illegal[1] >= 1000:
+            cb.logger.record("train/illegal_rate", self.illegal[0] / self.illegal[1])
+            self.illegal = [0, 0]
+        steps = cb.num_timesteps
+        if trainer.eval_freq and steps - self.last_eval >= trainer.eval_freq:
+            self.last_eval = steps
+            trainer.evaluate_now(cb.model, steps, cb.logger)
+        if trainer.checkpoint_freq and steps - self.last_checkpoint >= trainer.checkpoint_freq:
+            self.last_checkpoint = steps
+            trainer.save_checkpoint(cb.model, steps)
+        return True
+
+    def on_end(self, cb: Any) -> None:
+        if self.last_eval != cb.num_timesteps:
+            self.trainer.evaluate_now(cb.model, cb.num_timesteps, cb.logger)
+
+
+# --------------------------------------------------------------------------------------------------
+# Warm start: imitate a scripted policy before reinforcement learning
+# --------------------------------------------------------------------------------------------------
+
+
+def action_index(table: Any, action: Any, legal: Sequence[Any]) -> int:
+    """The action id that stands for ``action`` now (the nearest amount of its kind if no level hits it)."""
+    best, best_gap = -1, math.inf
+    for index in np.flatnonzero(table.mask(legal)):
+        candidate = table.decode(int(index), legal)
+        if candidate.kind != action.kind:
+            continue
+        gap = abs(candidate.amount - action.amount)
+        if gap < best_gap:
+            best, best_gap = int(index), gap
+    if best < 0:
+        raise TrainingError(f"the teacher's action {action} has no id in the action table")
+    return best
+
+
+def imitation_data(kwargs: Mapping[str, Any], teacher: Any, rounds: int, seed: int, gamma: float) -> dict[str, np.ndarray]:
+    """Play ``rounds`` episodes of the training environment with ``teacher`` in the learner's seat.
+
+    Returns the observations, the teacher's action ids, the legal masks and the returns-to-go,
+    exactly as the learner would see them (same environment, same opponents).
+    """
+    from pontoon_env.observation import observe
+
+    env = gym.make("Pontoon-v0", **kwargs)
+    base = env.unwrapped
+    rng = np.random.default_rng(seed)
+    observations, actions, masks, returns = [], [], [], []
+    obs, info = env.reset(seed=seed)
+    for _ in range(rounds):
+        rewards = []
+        done = False
+        while not done:
+            game, seat = base.game, base.seat
+            legal = game.legal_actions()
+            index = action_index(base.table, teacher.act(observe(game, seat), legal, rng), legal)
+            observations.append(obs)
+            actions.append(index)
+            masks.append(info["action_mask"])
+            obs, reward, terminated, truncated, info = env.step(index)
+            rewards.append(float(reward))
+            done = terminated or truncated
+        to_go, episode_returns = 0.0, []
+        for reward in reversed(rewards):  # returns-to-go, computed from the last step back
+            to_go = reward + gamma * to_go
+            episode_returns.append(to_go)
+        returns.extend(reversed(episode_returns))
+        obs, info = env.reset()
+    env.close()
+    return {"obs": np.asarray(observations, dtype=np.float32), "actions": np.asarray(actions, dtype=np.int64),
+            "masks": np.asarray(masks, dtype=bool), "returns": np.asarray(returns, dtype=np.float64)}
+
+
+def imitate(model: Any, data: Mapping[str, np.ndarray], epochs: int, smoothing: float, reward_scale: float,
+            masked: bool, seed: int, learning_rate: float = 1e-3, batch_size: int = 256) -> dict[str, float]:
+    """Behaviour cloning of the actor and Monte-Carlo regression of the critic, in place.
+
+    The actor minimises the cross-entropy to the teacher's action with ``smoothing`` of the target
+    spread over the other legal actions, so that PPO starts from the teacher's play but still
+    explores every legal alternative. The critic learns the returns in the units PPO will use
+    (rewards divided by ``reward_scale``), so the first PPO updates have a sensible baseline and do
+    not undo the imitation.
+    """
+    import torch
+
+    policy = model.policy
+    policy.set_training_mode(True)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    obs = torch.as_tensor(data["obs"])
+    actions = torch.as_tensor(data["actions"])
+    masks = torch.as_tensor(data["masks"])
+    targets = torch.as_tensor(data["returns"] / reward_scale, dtype=torch.float32)
+    generator = torch.Generator().manual_seed(seed)
+    n = obs.shape[0]
+    for _ in range(epochs):
+        order = torch.randperm(n, generator=generator)
+        for start in range(0, n, batch_size):
+            batch = order[start:start + batch_size]
+            if masked:
+                distribution = policy.get_distribution(obs[batch], action_masks=masks[batch].numpy())
+            else:
+                distribution = policy.get_distribution(obs[batch])
+            log_probs = distribution.distribution.logits  # normalised log-probabilities
+            legal = masks[batch].float()
+            teacher = log_probs.gather(1, actions[batch].unsqueeze(1)).squeeze(1)
+            others = (log_probs * legal).sum(1) / legal.sum(1).clamp(min=1.0)
+            actor_loss = -((1.0 - smoothing) * teacher + smoothing * others).mean()
+            values = policy.predict_values(obs[batch]).squeeze(1)
+            critic_loss = torch.nn.functional.mse_loss(values, targets[batch])
+            optimizer.zero_grad()
+            (actor_loss + 0.5 * critic_loss).backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            optimizer.step()
+    with torch.no_grad():
+        if masked:
+            distribution = policy.get_distribution(obs, action_masks=masks.numpy())
+        else:
+            distribution = policy.get_distribution(obs)
+        agreement = float((distribution.distribution.probs.argmax(1) == actions).float().mean())
+    policy.set_training_mode(False)
+    return {"samples": int(n), "agreement": agreement}
+
+
+# --------------------------------------------------------------------------------------------------
+# One run
+# --------------------------------------------------------------------------------------------------
+
+
+class Trainer:
+    """Train one role into one run directory (see the module docstring for its layout)."""
+
+    def __init__(self, settings: TrainSettings, role: str, out: Path, opponents: list[Any] | None = None,
+                 init_from: str | Path | None = None) -> None:
+        settings = settings.for_role(role)
+        settings.validate()
+        self.settings = settings
+        self.role = role
+        self.out = out
+        self.rules = build_rules(settings.rules, settings.options)
+        specs = settings.opponents if opponents is None else opponents
+        self.opponents = opponents_for(role, specs, self.rules)
+        self.kwargs = env_kwargs(settings, self.rules, role, self.opponents)
+        self.env_config = probe_env_config(self.kwargs)
+        self.eval_freq = settings.eval_freq or max(settings.timesteps // 10, 1)
+        self.checkpoint_freq = settings.checkpoint_freq or self.eval_freq
+        self.eval_seed = settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000
+        self.history: list[dict[str, Any]] = []
+        self.init_from = init_from
+        self.tables: list[EvalTable] = []
+        self.model: Any = None
+        self.warm_start_stats: dict[str, Any] | None = None
+        self.started = time.perf_counter()
+
+    # -- config
+
+    def config(self, trained_timesteps: int) -> dict[str, Any]:
+        """config.json: the env's checkpoint config plus how the run was made (JSON only)."""
+        s = self.settings
+        return {
+            **self.env_config,
+            "algo": s.algo,
+            "role": self.role,
+            "seed": s.seed,
+            "timesteps": trained_timesteps,
+            "learner_seat": self.kwargs["learner_seat"],
+            "opponents": {k: str(v) for k, v in (self.opponents or {}).items()} or "registry defaults",
+            "episode": s.episode,
+            "session_rounds": s.session_rounds,
+            "preset": s.rules,
+            "rule_options": dict(s.options),
+            "hyperparameters": hyperparameters(s),
+            "n_envs": s.n_envs,
+            "norm_reward": s.norm_reward,
+            "illegal_actions": "masked (MaskablePPO)" if s.algo == "maskable_ppo"
+            else f"replaced by the first legal id, reward -{s.illegal_penalty} (LegalizeActions)",
+            "eval": {"seed": self.eval_seed, "rounds": s.eval_rounds, "freq": self.eval_freq},
+            "resumed_from": str(s.resume) if s.resume else (str(self.init_from) if self.init_from else None),
+            "warm_start": self.warm_start_stats,
+            "settings": s.to_json(),
+            "versions": library_versions(),
+            "command": " ".join(sys.argv),
+            "wall_time_s": round(time.perf_counter() - self.started, 1),
+        }
+
+    def write_config(self, folder: Path, trained_timesteps: int) -> None:
+        write_json(self.config(trained_timesteps), folder / CONFIG_FILE)
+
+    # -- model
+
+    def build_model(self, vec_env: Any) -> tuple[Any, int]:
+        """A new model, or the ``--resume`` / previous-generation checkpoint with this run's env."""
+        cls = algo_class(self.settings.algo)
+        source = self.settings.resume or self.init_from
+        if source is None:
+            model = cls(
+                "MlpPolicy",
+                vec_env,
+                seed=self.settings.seed,
+                verbose=self.settings.verbose,
+                tensorboard_log=str(self.out / "tb"),
+                device="cpu",
+                **hyperparameters(self.settings),
+            )
+            return model, 0
+        path = self.check_source()
+        model = cls.load(str(path), env=vec_env, device="cpu", tensorboard_log=str(self.out / "tb"))
+        return model, int(model.num_timesteps)
+
+    def check_source(self) -> Path | None:
+        """Check the ``--resume`` (or previous-generation) checkpoint against this run; return its path.
+
+        Raises:
+            CheckpointError: a missing checkpoint or config, or one trained for other rules, another
+                table size, role, action layout or algorithm (the message lists each difference).
+        """
+        source = self.settings.resume or self.init_from
+        if source is None:
+            return None
+        path, found = read_config(source)
+        check_compatible(path, found, {**self.env_config, "algo": self.settings.algo, "role": self.role})
+        return path
+
+    # -- evaluation
+
+    def evaluate_now(self, model: Any, steps: int, logger: Any | None = None) -> dict[str, Any] | None:
+        """Play the eval tables with ``model``; log and record one point of the learning curve."""
+        if self.settings.eval_rounds <= 0:
+            return None
+        from agents.model import ModelPolicy
+
+        levels = {key: value for key, value in self.env_config.items() if key.endswith("_levels")}
+        learner = ModelPolicy(model, self.rules, self.settings.seats, **levels)
+        if not self.tables:
+            self.tables = eval_tables(self.settings, self.rules, self.role, self.opponents)
+        point: dict[str, Any] = {"timesteps": steps, "wall_s": round(time.perf_counter() - self.started, 1)}
+        for table in self.tables:
+            if table.reference_ev is None:  # the scripted reference on the same seeds, once per run
+                policies = list(table.policies)
+                policies[table.seat] = load_policy(table.reference, self.rules, self.settings.seats)
+                ref = play_match(self.rules, self.settings.seats, policies, self.settings.eval_rounds, self.eval_seed)
+                table.reference_ev = ref.ev(table.seat)
+            policies = list(table.policies)
+            policies[table.seat] = learner
+            result = play_match(self.rules, self.settings.seats, policies, self.settings.eval_rounds, self.eval_seed)
+            ev = estimate(result.ev(table.seat))
+            diff = estimate(result.ev(table.seat) - table.reference_ev)
+            reference = estimate(table.reference_ev)
+            point[f"{table.name}/ev"] = ev.mean
+            point[f"{table.name}/ev_ci_low"] = ev.low
+            point[f"{table.name}/ev_ci_high"] = ev.high
+            point[f"{table.name}/{table.reference}_ev"] = reference.mean
+            point[f"{table.name}/minus_{table.reference}"] = diff.mean
+            point[f"{table.name}/minus_{table.reference}_ci_low"] = diff.low
+            point[f"{table.name}/minus_{table.reference}_ci_high"] = diff.high
+            if logger is not None:
+                key = table.name.replace(" ", "_")
+                logger.record(f"eval/{key}/ev", ev.mean)
+                logger.record(f"eval/{key}/minus_{table.reference}", diff.mean)
+        self.history.append(point)
+        write_rows(self.history, self.out / f"{HISTORY_FILE}.csv")
+        write_json(self.history, self.out / f"{HISTORY_FILE}.json")
+        if logger is not None:
+            logger.dump(steps)
+        if self.settings.progress:
+            shown = ", ".join(f"{t.name}: EV {point[f'{t.name}/ev']:+.3f} "
+                              f"({point[f'{t.name}/minus_{t.reference}']:+.3f} vs {t.reference})" for t in self.tables)
+            _print(f"[eval {self.role} @ {steps:,} steps] {shown}")
+        return point
+
+    def save_checkpoint(self, model: Any, steps: int) -> None:
+        folder = self.out / "checkpoints"
+        folder.mkdir(parents=True, exist_ok=True)
+        model.save(str(folder / f"step_{steps:09d}.zip"))
+        self.write_config(folder, steps)
+
+    # -- the run
+
+    def run(self) -> Path:
+        """Train, evaluate along the way, save ``model.zip`` + ``config.json``; return the model path."""
+        import torch
+        from stable_baselines3.common.vec_env import VecNormalize
+
+        torch.set_num_threads(max(1, self.settings.threads))
+        self.check_source()  # before anything is built or written
+        self.out.mkdir(parents=True, exist_ok=True)
+        self._load_history()
+        vec_env = make_vec_env(self.settings, self.kwargs, self.settings.seed)
+        if self.settings.norm_reward:
+            vec_env = self._vecnormalize(vec_env, VecNormalize)
+        model, done_steps = self.build_model(vec_env)
+        if self.settings.warm_start and done_steps == 0 and self.init_from is None:
+            self.warm_start(model, vec_env)
+        self.write_config(self.out, done_steps)  # written first, so a crashed run can still be inspected
+        callback = EvalCallback(self)
+        _print(f"training {self.role} ({self.settings.algo}) on {self.rules.preset!r}, {self.settings.seats} players, "
+               f"{self.settings.timesteps:,} steps -> {self.out}")
+        model.learn(
+            total_timesteps=self.settings.timesteps,
+            callback=callback.callback,
+            progress_bar=self.settings.progress,
+            reset_num_timesteps=done_steps == 0,
+            tb_log_name=self.role,
+        )
+        model_path = self.out / MODEL_FILE
+        model.save(str(model_path))
+        self.model = model
+        if self.settings.norm_reward:
+            vec_env.save(str(self.out / VECNORM_FILE))
+        self.write_config(self.out, int(model.num_timesteps))
+        vec_env.close()
+        return model_path
+
+    def warm_start(self, model: Any, vec_env: Any) -> None:
+        """Imitate ``settings.warm_start`` (a policy spec) before PPO; see :func:`imitate`."""
+        s = self.settings
+        teacher = load_policy(s.warm_start, self.rules, s.seats)
+        started = time.perf_counter()
+        data = imitation_data(self.kwargs, teacher, s.warm_start_rounds, s.seed + 7, s.gamma)
+        scale = 1.0
+        if s.norm_reward:
+            # Prime the reward normaliser with the teacher's returns, so that the critic's targets
+            # and PPO's first rewards are in the same units.
+            returns = data["returns"]
+            vec_env.ret_rms.mean = float(returns.mean())
+            vec_env.ret_rms.var = float(returns.var())
+            vec_env.ret_rms.count = float(len(returns))
+            scale = float(np.sqrt(returns.var() + vec_env.epsilon))
+        stats = imitate(model, data, s.warm_start_epochs, s.warm_start_smoothing, scale,
+                        masked=s.algo == "maskable_ppo", seed=s.seed)
+        self.warm_start_stats = {"teacher": s.warm_start, "rounds": s.warm_start_rounds, **stats,
+                                 "seconds": round(time.perf_counter() - started, 1)}
+        _print(f"warm start: imitated {s.warm_start!r} on {stats['samples']:,} decisions "
+               f"(agreement {stats['agreement']:.3f}) in {self.warm_start_stats['seconds']} s")
+
+    def _vecnormalize(self, vec_env: Any, cls: Any) -> Any:
+        source = self.settings.resume or self.init_from
+        if source is not None:
+            stats = Path(read_config(source)[0]).parent / VECNORM_FILE
+            if stats.is_file():
+                loaded = cls.load(str(stats), vec_env)
+                loaded.training = True
+                return loaded
+        # Only rewards are normalised: observations are already scaled by the encoder, and keeping
+        # them raw lets a saved model play without the normalisation statistics.
+        return cls(vec_env, norm_obs=False, norm_reward=True, gamma=self.settings.gamma if self.settings.gamma < 1 else 0.999,
+                   clip_reward=50.0)
+
+    def _load_history(self) -> None:
+        """On resume into the same directory, keep the earlier learning curve and append to it."""
+        path = self.out / f"{HISTORY_FILE}.json"
+        if self.settings.resume and path.is_file():
+            self.history = json.loads(path.read_text())
+
+
+def _print(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# Entry points
+# --------------------------------------------------------------------------------------------------
+
+
+def train(settings: TrainSettings) -> dict[str, Any]:
+    """Run what ``settings`` ask for; return a summary (paths of the final models, eval points)."""
+    settings.validate()
+    build_rules(settings.rules, settings.options)  # fail fast on a bad preset or option
+    if settings.resume and settings.out is None:
+        # Resuming without --out continues in the checkpoint's own run directory.
+        settings = dataclasses.replace(settings, out=str(read_config(settings.resume)[0].parent))
+    settings = settings.for_role(settings.role)
+    out = Path(str(settings.out))
+    if settings.role == "both":
+        return train_both(settings, out)
+    trainer = Trainer(settings, settings.role, out)
+    path = trainer.run()
+    return {"role": settings.role, "model": str(path), "history": trainer.history,
+            "wall_s": round(time.perf_counter() - trainer.started, 1)}
+
+
+def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
+    """Alternate player and banker training for ``settings.generations`` generations.
+
+    Generation ``g``: the player (continuing from its generation ``g-1`` weights) trains against
+    the generation ``g-1`` banker model (the given or default scripted banker for ``g = 1``), then
+    the banker trains against that new player. Other player seats are driven by the player model
+    too when the banker trains, so the banker learns against the learned player everywhere.
+    """
+    started = time.perf_counter()
+    player_specs = [spec for spec in settings.opponents if guess_role(spec) != "banker"]
+    banker_specs = [spec for spec in settings.opponents if guess_role(spec) == "banker"]
+    latest: dict[str, Path | None] = {"player": None, "banker": None}
+    generations = []
+    for generation in range(1, settings.generations + 1):
+        gen_dir = out / f"gen_{generation:02d}"
+        row: dict[str, Any] = {"generation": generation}
+        for role in ("player", "banker"):
+            if role == "player":
+                opponents = player_specs + ([str(latest["banker"])] if latest["banker"] else banker_specs)
+            else:
+                opponents = [str(latest["player"])]
+            sub = dataclasses.replace(settings, role=role, out=str(gen_dir / role), seed=settings.seed + generation)
+            trainer = Trainer(sub, role, gen_dir / role, opponents=opponents, init_from=latest[role])
+            latest[role] = trainer.run()
+            row[role] = str(latest[role])
+            row[f"{role}_eval"] = trainer.history[-1] if trainer.history else None
+        generations.append(row)
+        write_json({"settings": settings.to_json(), "generations": generations}, out / "generations.json")
+    # The last generation's models are also copied to the top of the run directory for convenience.
+    for role in ("player", "banker"):
+        if latest[role] is not None:
+            target = out / role
+            if target.exists():
+                shutil.rmtree(target)
+            shutil.copytree(Path(latest[role]).parent, target, ignore=shutil.ignore_patterns("tb", "checkpoints"))
+    return {"role": "both", "generations": generations, "wall_s": round(time.perf_counter() - started, 1)}
+
+
+__all__ = [
+    "ALGOS",
+    "LegalizeActions",
+    "TrainSettings",
+    "Trainer",
+    "TrainingError",
+    "build_rules",
+    "check_compatible",
+    "parse_option",
+    "read_config",
+    "train",
+    "train_both",
+]

@@ -1,0 +1,214 @@
+"""Tests of the honest benchmark: seeding, paired comparisons, confidence intervals, charts, the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.base import RandomPolicy
+from agents.scripted import BankerThreshold, ThresholdPlayer
+from pontoon_env import PontoonGame, make_rules
+from pontoon_env.cards import CARD_VALUE, parse_card
+from pontoon_env.evaluation import (
+    EvaluateSettings,
+    compare_policies,
+    estimate,
+    match_summary,
+    play_match,
+    run_evaluation,
+)
+from pontoon_env.observation import observe
+from pontoon_env.plots import hand_values, probe_banker, probe_player
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGAT = make_rules("pagat")
+
+
+def _table(players: int = 2) -> list:
+    return [BankerThreshold()] + [ThresholdPlayer() for _ in range(players)]
+
+
+def test_same_seed_same_rounds_and_different_seed_differs() -> None:
+    first = play_match(PAGAT, 2, _table(), 300, seed=7)
+    again = play_match(PAGAT, 2, _table(), 300, seed=7)
+    other = play_match(PAGAT, 2, _table(), 300, seed=8)
+    assert np.array_equal(first.net, again.net)
+    assert not np.array_equal(first.net, other.net)
+    # Chips are conserved round by round (no kitty or pool in pagat).
+    assert np.all(first.net.sum(axis=1) == 0)
+
+
+@pytest.mark.parametrize("policy_factory", [ThresholdPlayer, RandomPolicy])
+def test_identical_policies_have_exactly_zero_paired_difference(policy_factory) -> None:
+    # Random policies too: each seat has its own random stream, identical for both runs.
+    comparison = compare_policies(PAGAT, 2, [("a", policy_factory()), ("b", policy_factory())], _table(), 1, 500, seed=3)
+    rows = comparison.rows()
+    assert rows[1]["first_minus_this"] == 0.0
+    assert rows[1]["first_minus_this_se"] == 0.0
+    assert np.array_equal(comparison.results[0].net, comparison.results[1].net)
+
+
+def test_other_seats_are_unaffected_by_the_seat_under_test_until_cards_differ() -> None:
+    # Changing the policy in seat 1 must not change the random stream of seat 2 (a random player):
+    # in rounds where seat 1 draws no card (it sticks on its first two), seat 2 sees the same cards
+    # and makes the same random choices, so its result can only change through the banker's play.
+    sticky = ThresholdPlayer(stick_at=4, buy_at_or_below=0, bet="min")
+    table = [BankerThreshold(), sticky, RandomPolicy()]
+    a = play_match(PAGAT, 2, table, 400, seed=11)
+    table_b = [BankerThreshold(), ThresholdPlayer(stick_at=4, buy_at_or_below=0, bet="max"), RandomPolicy()]
+    b = play_match(PAGAT, 2, table_b, 400, seed=11)
+    # Only the stake differs, so seat 1's result scales by 10 and seat 2's is identical.
+    assert np.array_equal(a.net[:, 2], b.net[:, 2])
+    assert np.array_equal(a.net[:, 1] * 10, b.net[:, 1])
+
+
+def _one_card_case_payoffs() -> tuple[list[int], float]:
+    """Exact EV by enumeration: player 10+6 sticks, banker 10+6 draws exactly one card.
+
+    Everything is stacked except the banker's third card, drawn uniformly from the 48 cards left.
+    Returns the stacked prefix and the exact EV (stake 1) computed by the engine card by card.
+    """
+    prefix = ["10S", "10H", "6S", "6H"]  # player's first, banker's first, player's second, banker's second
+    used = Counter(parse_card(card) for card in prefix)
+    payoffs = []
+    for code in range(52):
+        if used[code]:
+            continue
+        game = PontoonGame(PAGAT, 1, seed=0, banker=0)
+        game.new_round(deck=prefix + [code])
+        policies = [BankerThreshold(17), ThresholdPlayer(stick_at=16, buy_at_or_below=0, bet="min")]
+        while not game.is_round_over:
+            seat = game.current_seat
+            game.apply(policies[seat].act(observe(game, seat), game.legal_actions(), np.random.default_rng(0)))
+        assert len(game.banker_hands[0].cards) == 3  # exactly one random card was used
+        payoffs.append(game.seat_net(1))
+    return prefix, float(np.mean(payoffs))
+
+
+def test_confidence_interval_covers_an_exactly_enumerated_ev() -> None:
+    prefix, exact = _one_card_case_payoffs()
+    # By hand: the banker busts on any card worth 6 or more (6..K: 2+4+4+4+4+16... minus the used ones).
+    values = [CARD_VALUE[c] for c in range(52) if c not in {parse_card(x) for x in prefix}]
+    assert exact == pytest.approx((sum(v >= 6 for v in values) - sum(v < 6 for v in values)) / 48)
+    policies = [BankerThreshold(17), ThresholdPlayer(stick_at=16, buy_at_or_below=0, bet="min")]
+    result = play_match(PAGAT, 1, policies, 3000, seed=5, deck=prefix)
+    ev = estimate(result.ev(1))
+    assert ev.covers(exact), (ev, exact)
+    assert ev.se < 0.02  # a real interval: 3000 rounds of +-1
+
+
+def test_summary_rates_are_consistent() -> None:
+    result = play_match(PAGAT, 3, _table(3), 600, seed=1)
+    rows = match_summary(result)
+    assert rows[0]["role"] == "banker" and rows[0]["seat"] == 0
+    for row in rows:
+        assert row["win_rate"] + row["lose_rate"] + row["push_rate"] == pytest.approx(1.0)
+        assert 0.0 <= row["bust_rate"] <= 1.0 and 0.0 <= row["pontoon_rate"] <= 0.2
+        assert row["ev_ci_low"] < row["ev"] < row["ev_ci_high"]
+    players_ev = sum(row["ev"] for row in rows[1:])
+    assert rows[0]["ev"] == pytest.approx(-players_ev)
+    assert rows[0]["take_per_player"] == pytest.approx(rows[0]["ev"] / 3)
+    # The threshold player bets the max (10) on 5 first ranks of 13 and the min (1) otherwise.
+    assert 3.5 < rows[1]["mean_initial_stake"] < 5.5
+
+
+def test_hand_values_builds_the_asked_hand() -> None:
+    from pontoon_env.hands import hand_total
+
+    for total in range(4, 21):
+        for n in (2, 3, 4):
+            values = hand_values(total, False, n)
+            if values is not None:
+                assert sum(values) == total and len(values) == n and 1 not in values
+    values = hand_values(17, True, 3)
+    assert values is not None and values[0] == 1
+    codes = [(v - 1) * 4 if v < 10 else 36 for v in values]
+    assert hand_total(codes) == (17, True)
+
+
+def test_player_probe_charts_the_threshold_rule() -> None:
+    chart = probe_player(ThresholdPlayer(), PAGAT, 2)
+    assert chart.cells[("hard", "16")]["2"] == "S"
+    assert chart.cells[("hard", "13")]["2"] == "T"
+    assert chart.cells[("hard", "11")]["2"] == "B"  # buys at the max on 11 or less
+    assert chart.cells[("hard", "11")]["3 twisted"] == "T"  # no buying after a twist
+    assert chart.cells[("pair", "8,8")]["2"] == "P"
+    assert chart.stakes["A"] == 10 and chart.stakes["K"] == 10 and chart.stakes["5"] == 1
+
+
+def test_banker_probe_charts_the_stand_total() -> None:
+    chart = probe_banker(BankerThreshold(stand=16), PAGAT, 2)
+    assert chart.cells[("2 cards hard", "15")] == {1: 1.0, 2: 1.0}
+    assert chart.cells[("2 cards hard", "16")] == {1: 0.0, 2: 0.0}
+    assert chart.cells[("3 cards soft", "17")][1] == 0.0
+
+
+def test_run_evaluation_writes_tables_and_charts(tmp_path: Path) -> None:
+    settings = EvaluateSettings(seats=2, compare=["threshold", "threshold:bet=min", "random"], rounds=300,
+                                out=str(tmp_path), progress=False)
+    report = run_evaluation(settings)
+    rows = report["comparison"]["rows"]
+    assert [row["policy"] for row in rows] == ["threshold", "threshold:bet=min", "random"]
+    assert rows[2]["first_better"]  # threshold beats random outside the interval even in 300 rounds
+    for name in ("summary.csv", "comparison.csv", "report.json", "report.txt", "ev_bars.png",
+                 "strategy_threshold.png", "banker_banker_threshold.png"):
+        assert (tmp_path / name).is_file(), name
+    assert json.loads((tmp_path / "report.json").read_text())["rounds"] == 300
+
+
+def test_optimality_gap_uses_the_solver(tmp_path: Path) -> None:
+    settings = EvaluateSettings(seats=1, player="threshold", optimality_gap=True, rounds=300, out=str(tmp_path),
+                                charts=False, progress=False)
+    report = run_evaluation(settings)
+    gap = report["optimality_gap"]
+    from pontoon_env.solver import BankerRule, solve
+
+    assert gap["optimal_ev"] == pytest.approx(solve(PAGAT, BankerRule(17)).ev_stake_choice)
+    assert gap["rows"][0]["policy"] == "threshold"
+    assert "gap_vs_optimal_player" in gap["rows"][0]
+
+
+def test_optimality_gap_needs_a_fixed_rule_banker(tmp_path: Path) -> None:
+    from pontoon_env.evaluation import EvaluationError
+
+    settings = EvaluateSettings(seats=1, banker="banker_smart", optimality_gap=True, rounds=10, out=str(tmp_path),
+                                charts=False, progress=False)
+    with pytest.raises(EvaluationError, match="fixed drawing rule"):
+        run_evaluation(settings)
+
+
+def test_evaluate_cli_help_documents_the_options() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "evaluate.py"), "--help"], capture_output=True, text=True,
+                            cwd=ROOT, check=True)
+    for option in ("--player", "--banker", "--seats", "--learner-seat", "--policies", "--rounds", "--seed",
+                   "--compare", "--optimality-gap", "--run", "--out", "--rules", "--option", "--role"):
+        assert option in result.stdout, option
+
+
+def test_evaluate_cli_runs_and_reports(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "evaluate.py"), "--player", "threshold", "--banker", "banker_threshold",
+         "--seats", "2", "--learner-seat", "2", "--rounds", "200", "--out", str(tmp_path), "--no-progress",
+         "--no-charts"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "EV/round" in result.stdout and "banker take per player" in result.stdout
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["seats"] == ["banker_threshold", "threshold", "threshold"]
+
+
+def test_evaluate_cli_bad_policy_is_a_clear_error(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "evaluate.py"), "--player", "no_such_policy", "--rounds", "10",
+         "--out", str(tmp_path), "--no-progress"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode == 2
+    assert "no_such_policy" in result.stderr and "expected one of" in result.stderr

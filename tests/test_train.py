@@ -1,0 +1,231 @@
+"""Tests of training: every role and algorithm runs and saves a reloadable model, resume, clear errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from pontoon_env.training import (
+    LegalizeActions,
+    Trainer,
+    TrainingError,
+    TrainSettings,
+    check_compatible,
+    parse_option,
+    read_config,
+    train,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Tiny runs: two environments, 64 steps each per update, two updates; a short evaluation.
+TINY = TrainSettings(timesteps=256, seats=2, n_envs=2, n_steps=64, batch_size=64, n_epochs=2, eval_rounds=40,
+                     eval_freq=128, progress=False, net_arch=[16, 16], warm_start_rounds=30, warm_start_epochs=2)
+
+
+def _settings(tmp_path: Path, **changes) -> TrainSettings:
+    return dataclasses.replace(TINY, out=str(tmp_path / "run"), **changes)
+
+
+@pytest.mark.parametrize("role", ["player", "banker"])
+@pytest.mark.parametrize("algo", ["maskable_ppo", "ppo", "dqn"])
+def test_short_run_saves_a_loadable_model_and_config(tmp_path: Path, role: str, algo: str) -> None:
+    settings = _settings(tmp_path, role=role, algo=algo)
+    trainer = Trainer(settings, role, Path(settings.out))
+    model_path = trainer.run()
+    config = json.loads((model_path.parent / "config.json").read_text())
+    assert config["role"] == role and config["algo"] == algo
+    assert config["num_players"] == 2 and config["rules"]["preset"] == "pagat"
+    assert config["timesteps"] >= 256
+    assert config["obs_size"] == trainer.env_config["obs_size"] and config["n_actions"] == len(config["action_names"])
+    assert "torch" in config["versions"] and config["stake_levels"] and config["buy_levels"]
+    # A banker starts from an imitation of the threshold banker (PPO family); DQN never imitates.
+    expected_teacher = "banker_threshold" if role == "banker" and algo != "dqn" else None
+    assert (config["warm_start"] or {}).get("teacher") == expected_teacher
+    # The learning curve has a point at the start and at the end, each with an EV and its interval.
+    history = json.loads((model_path.parent / "eval_history.json").read_text())
+    assert history[0]["timesteps"] == 0 and history[-1]["timesteps"] >= 256
+    key = next(k for k in history[-1] if k.endswith("/ev"))
+    assert history[-1][key + "_ci_low"] <= history[-1][key] <= history[-1][key + "_ci_high"]
+    assert (model_path.parent / "eval_history.csv").is_file()
+    assert list((model_path.parent / "checkpoints").glob("step_*.zip"))
+    assert list((model_path.parent / "tb").rglob("events.out.tfevents.*"))
+
+    # Reloaded, the model chooses the same actions as the one in memory on the same observations.
+    from agents.model import ModelPolicy, load_checkpoint
+
+    loaded, loaded_config = load_checkpoint(model_path)
+    assert loaded_config["algo"] == algo
+    env = gym.make("Pontoon-v0", **trainer.kwargs)
+    observations = [env.reset(seed=seed)[0] for seed in range(32)]
+    batch = np.stack(observations)
+    expected, _ = trainer.model.predict(batch, deterministic=True)
+    got, _ = loaded.predict(batch, deterministic=True)
+    assert np.array_equal(expected, got)
+    # And it plays a table through the Policy interface (ModelPolicy reads config.json).
+    from pontoon_env.evaluation import load_policy, play_match
+
+    policy = load_policy(str(model_path), trainer.rules, 2)
+    assert isinstance(policy, ModelPolicy)
+    table = [load_policy("banker_threshold", trainer.rules), load_policy("threshold", trainer.rules),
+             load_policy("threshold", trainer.rules)]
+    table[0 if role == "banker" else 1] = policy
+    result = play_match(trainer.rules, 2, table, 20, seed=0)
+    assert result.rounds == 20
+
+
+def test_role_defaults_fill_only_what_was_not_given() -> None:
+    player = TrainSettings().for_role("player")
+    assert (player.seats, player.ent_coef, player.ent_coef_final, player.warm_start) == (1, 0.1, 0.0, None)
+    assert player.out == "runs/pagat-player"
+    banker = TrainSettings(role="banker").for_role("banker")
+    assert (banker.seats, banker.warm_start, banker.out) == (2, "banker_threshold", "runs/pagat-banker")
+    assert TrainSettings(role="banker", algo="dqn").for_role("banker").warm_start is None
+    assert TrainSettings(role="banker", warm_start="none").for_role("banker").warm_start is None
+    given = TrainSettings(seats=3, ent_coef=0.02, warm_start="threshold", out="x").for_role("player")
+    assert (given.seats, given.ent_coef, given.warm_start, given.out) == (3, 0.02, "threshold", "x")
+    assert TrainSettings(role="both").for_role("banker").seats == 2
+
+
+def test_imitation_learns_the_teacher() -> None:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.scripted import ThresholdPlayer
+    from pontoon_env.training import imitate, imitation_data
+
+    torch.set_num_threads(1)
+    kwargs = {"rules": "pagat", "num_players": 1, "role": "player"}
+    data = imitation_data(kwargs, ThresholdPlayer(), rounds=400, seed=0, gamma=1.0)
+    assert len(data["obs"]) == len(data["actions"]) == len(data["returns"]) > 800
+    assert data["masks"][np.arange(len(data["actions"])), data["actions"]].all()  # the teacher's ids are legal
+    model = MaskablePPO("MlpPolicy", gym.make("Pontoon-v0", **kwargs), seed=0, device="cpu")
+    before = imitate(model, data, epochs=0, smoothing=0.1, reward_scale=1.0, masked=True, seed=0)
+    after = imitate(model, data, epochs=30, smoothing=0.1, reward_scale=float(np.std(data["returns"])),
+                    masked=True, seed=0, batch_size=64, learning_rate=3e-3)
+    assert after["agreement"] > 0.95 > before["agreement"]
+
+
+def test_legalize_actions_replaces_an_illegal_id_and_penalises_it() -> None:
+    env = LegalizeActions(gym.make("Pontoon-v0", rules="pagat", num_players=1, learner_seat=1), penalty=1.5)
+    env.reset(seed=0)
+    names = env.unwrapped.action_names
+    mask = env.action_masks()
+    illegal = next(i for i, legal in enumerate(mask) if not legal)
+    first_legal = int(np.flatnonzero(mask)[0])
+    twin = gym.make("Pontoon-v0", rules="pagat", num_players=1, learner_seat=1)
+    twin.reset(seed=0)
+    _, reward, terminated, _, info = env.step(illegal)
+    _, twin_reward, twin_terminated, _, _ = twin.step(first_legal)
+    assert info["illegal_action"] is True
+    assert reward == pytest.approx(twin_reward - 1.5) and terminated == twin_terminated
+    assert names[first_legal].startswith("stake")  # the first legal id of the stake decision
+
+
+def test_resume_continues_the_same_run(tmp_path: Path) -> None:
+    settings = _settings(tmp_path)
+    first = Trainer(settings, "player", Path(settings.out))
+    path = first.run()
+    resumed = dataclasses.replace(settings, resume=str(path))
+    summary = train(resumed)
+    config = json.loads((path.parent / "config.json").read_text())
+    assert config["timesteps"] >= 512 and config["resumed_from"] == str(path)
+    history = json.loads((path.parent / "eval_history.json").read_text())
+    assert [point["timesteps"] for point in history] == sorted(point["timesteps"] for point in history)
+    assert history[-1]["timesteps"] >= 512 and len(history) > len(first.history)
+    assert summary["model"] == str(path)
+
+
+def test_resume_from_a_missing_checkpoint_names_the_path(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "model.zip"
+    with pytest.raises(ValueError, match="nowhere.*does not exist"):
+        train(_settings(tmp_path, resume=str(missing)))
+
+
+def test_resume_an_incompatible_checkpoint_says_what_differs(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, timesteps=64, eval_rounds=0)
+    path = Trainer(settings, "player", Path(settings.out)).run()
+    # Another table size: the observation size differs.
+    with pytest.raises(ValueError) as error:
+        train(dataclasses.replace(settings, seats=3, resume=str(path), out=str(tmp_path / "other")))
+    message = str(error.value)
+    assert str(path) in message and "obs_size" in message and "num_players: expected 3, found 2" in message
+    # Another preset: the rules differ, option by option.
+    with pytest.raises(ValueError) as error:
+        train(dataclasses.replace(settings, rules="pontoon_2011", resume=str(path), out=str(tmp_path / "other2")))
+    assert "'preset': expected 'pontoon_2011', found 'pagat'" in str(error.value)
+    # Another algorithm.
+    with pytest.raises(ValueError, match="algo: expected 'ppo', found 'maskable_ppo'"):
+        train(dataclasses.replace(settings, algo="ppo", resume=str(path), out=str(tmp_path / "other3")))
+
+
+def test_check_compatible_accepts_the_same_config(tmp_path: Path) -> None:
+    config = {"rules": {"preset": "pagat", "stick_min": 15}, "num_players": 2, "role": "player", "obs_size": 10}
+    check_compatible(tmp_path / "model.zip", config, dict(config))
+
+
+def test_read_config_needs_a_config_beside_the_model(tmp_path: Path) -> None:
+    (tmp_path / "model.zip").write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="no config.json"):
+        read_config(tmp_path / "model.zip")
+
+
+def test_both_roles_alternate_and_keep_every_generation(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, role="both", generations=2, timesteps=128, eval_rounds=20, eval_freq=128)
+    summary = train(settings)
+    out = Path(settings.out)
+    for generation in (1, 2):
+        for role in ("player", "banker"):
+            config = json.loads((out / f"gen_{generation:02d}" / role / "config.json").read_text())
+            assert config["role"] == role
+            assert (out / f"gen_{generation:02d}" / role / "model.zip").is_file()
+    # Generation 2's player trained against generation 1's banker, and continued its own weights.
+    player2 = json.loads((out / "gen_02" / "player" / "config.json").read_text())
+    assert player2["opponents"]["banker"].endswith("gen_01/banker/model.zip")
+    assert player2["resumed_from"].endswith("gen_01/player/model.zip")
+    banker1 = json.loads((out / "gen_01" / "banker" / "config.json").read_text())
+    assert banker1["opponents"]["players"].endswith("gen_01/player/model.zip")
+    assert len(summary["generations"]) == 2
+    assert (out / "generations.json").is_file() and (out / "player" / "model.zip").is_file()
+
+
+def test_parse_option_types() -> None:
+    assert parse_option("stick_min=16") == ("stick_min", 16)
+    assert parse_option("split_aces_only=true") == ("split_aces_only", True)
+    assert parse_option("cut_card_fraction=0.5") == ("cut_card_fraction", 0.5)
+    assert parse_option("pack=deal_on") == ("pack", "deal_on")
+    with pytest.raises(TrainingError, match="key=value"):
+        parse_option("stick_min")
+
+
+def test_bad_options_are_refused_before_training(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="stick_minimum"):
+        train(_settings(tmp_path, options={"stick_minimum": 16}))
+    with pytest.raises(TrainingError, match="two players policies"):
+        train(_settings(tmp_path, opponents=["threshold", "random"]))
+
+
+def test_train_cli_help_documents_the_options() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "train.py"), "--help"], capture_output=True, text=True,
+                            cwd=ROOT, check=True)
+    for option in ("--rules", "--option", "--role", "--algo", "--timesteps", "--seed", "--seats", "--opponents",
+                   "--episode", "--out", "--generations", "--resume", "--eval-freq", "--eval-rounds",
+                   "maskable_ppo", "Illegal actions"):
+        assert option in result.stdout, option
+
+
+def test_train_cli_reports_a_missing_checkpoint(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), "--resume", str(tmp_path / "missing.zip"), "--timesteps", "64",
+         "--out", str(tmp_path / "run"), "--no-progress"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode == 2
+    assert "missing.zip" in result.stderr and "does not exist" in result.stderr
