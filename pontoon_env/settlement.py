@@ -63,8 +63,8 @@ def _casino(rules: Rules, player: HandResult, banker: HandResult) -> int:
     return rules.five_card_trick_pays if p == FIVE_CARD_TRICK else 1
 
 
-def _vingt_un_1800(rules: Rules, player: HandResult, banker: HandResult) -> int:
-    """§6: dealer 21 takes 2 (stand-off with 21); player 21 wins 2; other ties stand off."""
+def _vingt_un(player: HandResult, banker: HandResult, ties_stand_off: bool) -> int:
+    """Vingt-Un settlement shared by 1800 and 1850; they differ only in how ties settle."""
     p, b = player.hand_class, banker.hand_class
     player_21 = p in (TWENTY_ONE, PONTOON)
     if b == BUST:
@@ -73,22 +73,19 @@ def _vingt_un_1800(rules: Rules, player: HandResult, banker: HandResult) -> int:
         return 0 if player_21 else -2
     if player_21:
         return 2
-    if player.total == banker.total:
+    if ties_stand_off and player.total == banker.total:
         return 0
     return 1 if player.total > banker.total else -1
 
 
+def _vingt_un_1800(rules: Rules, player: HandResult, banker: HandResult) -> int:
+    """§6: dealer 21 takes 2 (stand-off with 21); player 21 wins 2; other ties stand off."""
+    return _vingt_un(player, banker, ties_stand_off=True)
+
+
 def _vingt_un_1850(rules: Rules, player: HandResult, banker: HandResult) -> int:
     """§7: equal or lower pay 1, higher receive 1, 21 receives 2; a drawn dealer 21 takes 2."""
-    p, b = player.hand_class, banker.hand_class
-    player_21 = p in (TWENTY_ONE, PONTOON)
-    if b == BUST:
-        return 2 if player_21 else 1
-    if b in (TWENTY_ONE, PONTOON):
-        return 0 if player_21 else -2
-    if player_21:
-        return 2
-    return 1 if player.total > banker.total else -1
+    return _vingt_un(player, banker, ties_stand_off=False)
 
 
 def _pontoon_1939(rules: Rules, player: HandResult, banker: HandResult) -> int:
