@@ -58,7 +58,8 @@ class OptimalPlayer(ThresholdPlayer):
         super().__init__()
         self.rules = make_rules(rules) if isinstance(rules, str) else rules
         solved_rules = self.rules.replace(shoot=False) if self.rules.shoot else self.rules
-        rule = solver.BankerRule(stand, hit_soft=self.rules.dealer_rule == "hit_soft_17")
+        # Solved against the scripted banker_threshold, which never doubles the stakes by default.
+        rule = solver.BankerRule(stand, hit_soft=self.rules.dealer_rule == "hit_soft_17", double_on=frozenset())
         self._solver = solver
         self.solution = solver.solve(solved_rules, rule)
         self.stand = stand
