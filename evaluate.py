@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from pontoon_env.evaluation import EvaluateSettings, EvaluationError, format_report, run_evaluation
@@ -41,13 +42,14 @@ def _policy_help() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="evaluate.py",
-        description=(
+        description=textwrap.fill(
             "Play policies (scripted names or trained checkpoints, in any seat) for N seeded rounds and report, for "
-            "each seat: EV per round in stake units with a 95%% confidence interval, win/lose/push rates, bust, "
+            "each seat: EV per round in stake units with a 95% confidence interval, win/lose/push rates, bust, "
             "pontoon and five-card-trick rates, mean stake, and the banker's take per player. Each round is dealt "
             "on a fresh table from SeedSequence([seed, round]), with one random stream per seat, so runs with the "
             "same seed deal the same cards: --compare uses this for paired differences. Writes report.txt/json, "
-            "summary.csv, comparison.csv and PNG charts to --out."
+            "summary.csv, comparison.csv and PNG charts to --out.",
+            width=100,
         ),
         epilog="Policy specs:\n" + _policy_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from pontoon_env.training import (
@@ -45,20 +46,22 @@ def _policy_help() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="train.py",
-        description=(
+        description=textwrap.fill(
             "Train a Pontoon player or banker (Gymnasium env Pontoon-v0) with MaskablePPO, PPO or DQN. "
             "Writes a run directory: model.zip, config.json (rules, table, action layout, versions: "
             "everything needed to reload or reproduce the run), eval_history.csv/json (the learning curve: EV "
             "against fixed baseline tables), checkpoints/ and TensorBoard logs in tb/. Reward = net chips / "
-            "min_stake per step."
+            "min_stake per step.",
+            width=100,
         ),
-        epilog=(
+        epilog=textwrap.fill(
             "Illegal actions: maskable_ppo masks them (env.action_masks()). ppo and dqn cannot mask; their "
             "environments are wrapped so that an illegal id is replaced by the first legal id and the step's reward "
             "is lowered by --illegal-penalty. The environment's own illegal_action='penalty' mode is not used "
             "because it ends the round, which would let the learner escape a losing hand for the price of the "
-            "penalty.\n\nPolicy specs for --opponents:\n" + _policy_help()
-        ),
+            "penalty.",
+            width=100,
+        ) + "\n\nPolicy specs for --opponents:\n" + _policy_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     game = parser.add_argument_group("game")
@@ -178,7 +181,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # RulesError, PolicySpecError and CheckpointError are ValueErrors with a complete message.
         print(f"train.py: error: {error}", file=sys.stderr)
         return 2
+    # The learning curves are in each run's eval_history.csv; print where the models are.
     summary = {key: value for key, value in summary.items() if key != "history"}
+    for row in summary.get("generations", []):
+        row.pop("player_eval", None)
+        row.pop("banker_eval", None)
     print(json.dumps(summary, indent=2, default=str))
     return 0
 

@@ -420,13 +420,17 @@ def banker_rule_for(spec: str, rules: Rules) -> Any:
 
     name, _, params = spec.partition(":")
     options = dict(part.split("=", 1) for part in params.split(",") if "=" in part)
+    yes = ("1", "true", "yes")
     if name == "casino_dealer":
-        return BankerRule(17, hit_soft=True)
+        return BankerRule(17, hit_soft=True, double_on=frozenset())
     if name == "banker_threshold":
+        # The scripted banker doubles the stakes (1939) only with double_ace=true, on an ace.
+        double_on = frozenset({1}) if options.get("double_ace", "false").lower() in yes else frozenset()
         stand = options.get("stand", options.get("stand_on"))
         if stand is None:
-            return default_banker_rule(rules)
-        return BankerRule(int(stand), hit_soft=options.get("hit_soft", "false").lower() in ("1", "true", "yes"))
+            default = default_banker_rule(rules)
+            return BankerRule(default.stand_on, hit_soft=default.hit_soft, double_on=double_on)
+        return BankerRule(int(stand), hit_soft=options.get("hit_soft", "false").lower() in yes, double_on=double_on)
     raise EvaluationError(
         f"--optimality-gap needs a banker with a fixed drawing rule (banker_threshold[:stand=K] or casino_dealer); "
         f"got banker {spec!r}, whose play the exact solver cannot model"
@@ -667,7 +671,7 @@ def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
     else:
         from agents.registry import default_banker_policy
 
-        default_banker = "casino_dealer" if type(default_banker_policy(rules)).__name__ == "CasinoDealer" else "banker_threshold"
+        default_banker = str(getattr(default_banker_policy(rules), "name", "banker_threshold"))
         seat_specs = [settings.others or "threshold"] * num_seats
         seat_specs[banker_seat] = banker_spec or default_banker
         seat_specs[settings.learner_seat] = player_spec or "threshold"
@@ -691,7 +695,12 @@ def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
         from agents.optimal import OptimalPlayer
 
         stand = report["optimality_gap"]["banker_rule"]["stand_on"]
-        gap_reference = (f"optimal (solver, banker stands on {stand})", OptimalPlayer(rules, stand=stand))
+        gap_reference = (f"optimal:stand={stand}", OptimalPlayer(rules, stand=stand))
+        if report["optimality_gap"]["banker_rule"]["hit_soft"] != (rules.dealer_rule == "hit_soft_17"):
+            # OptimalPlayer solves for the rules' own dealer rule; say so rather than hide it.
+            report["optimality_gap"]["note"] += (
+                "; the banker hits soft 17 but the simulated optimal player assumes he stands on soft 17"
+            )
         if not candidates:
             candidates = [(labels[focus], policies[focus])]
     if candidates:

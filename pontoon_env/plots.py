@@ -164,7 +164,8 @@ def probe_player(policy: Any, rules: Rules, num_players: int, *, banker_seat: in
     rng = np.random.default_rng(seed)
     seat = (banker_seat + 1) % (num_players + 1)
     chart = PlayerChart(list(PLAYER_COLUMNS), [], title=title)
-    rows = [("hard", str(t)) for t in range(4, 21)] + [("soft", str(t)) for t in range(12, 21)]
+    # Soft 12 is only ace-ace, charted with the pairs.
+    rows = [("hard", str(t)) for t in range(4, 21)] + [("soft", str(t)) for t in range(13, 21)]
     rows += [("pair", name) for name in ("A,A", "2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9", "10,10")]
     chart.rows = rows
     for panel, label in rows:
@@ -304,7 +305,7 @@ def probe_banker(policy: Any, rules: Rules, num_players: int, *, banker_seat: in
     rng = np.random.default_rng(seed)
     standing = list(range(1, num_players + 1))
     rows = [(f"{n} cards hard", str(t)) for n in (2, 3) for t in range(4 if n == 2 else 7, 21)]
-    rows += [(f"{n} cards soft", str(t)) for n in (2, 3) for t in range(12 if n == 2 else 13, 21)]
+    rows += [(f"{n} cards soft", str(t)) for n in (2, 3) for t in range(13 if n == 2 else 15, 21)]
     chart = BankerChart(standing, rows, title=title)
     for panel, label in rows:
         n_cards = int(panel[0])

@@ -515,8 +515,12 @@ def eval_tables(settings: TrainSettings, rules: Rules, role: str, opponents: Map
 
 
 def _short(spec: Any) -> str:
+    """A checkpoint as its run folder (``gen_01/player``), any other spec as it is."""
     text = str(spec)
-    return Path(text).parent.name or text if text.endswith(".zip") else text
+    if not text.endswith(".zip"):
+        return text
+    folder = Path(text).parent
+    return f"{folder.parent.name}/{folder.name}" if folder.parent.name else (folder.name or text)
 
 
 class EvalCallback:
@@ -734,6 +738,7 @@ class Trainer:
         self.model: Any = None
         self.warm_start_stats: dict[str, Any] | None = None
         self.started = time.perf_counter()
+        self.cpu_started = time.process_time()
 
     # -- config
 
@@ -764,6 +769,7 @@ class Trainer:
             "versions": library_versions(),
             "command": " ".join(sys.argv),
             "wall_time_s": round(time.perf_counter() - self.started, 1),
+            "cpu_time_s": round(time.process_time() - self.cpu_started, 1),
         }
 
     def write_config(self, folder: Path, trained_timesteps: int) -> None:

@@ -33,8 +33,9 @@ echo "== training a player on pagat (defaults) -> $RUN"
 "$PYTHON" train.py --rules pagat --role player --out "$RUN"
 trained=$(date +%s)
 
-echo "== evaluating $RUN/model.zip against $BEST_THRESHOLD and random on the same deals ($ROUNDS rounds, seed $EVAL_SEED)"
-"$PYTHON" evaluate.py --run "$RUN" --compare "$RUN/model.zip" "$BEST_THRESHOLD" random \
+echo "== evaluating $RUN/model.zip against $BEST_THRESHOLD, random and the exact optimum on the same deals" \
+     "($ROUNDS rounds, seed $EVAL_SEED)"
+"$PYTHON" evaluate.py --run "$RUN" --compare "$RUN/model.zip" "$BEST_THRESHOLD" random --optimality-gap \
     --rounds "$ROUNDS" --seed "$EVAL_SEED" --out "$OUT"
 finished=$(date +%s)
 echo "player: training $((trained - started)) s, evaluation $((finished - trained)) s, total $((finished - started)) s"
