@@ -4,7 +4,7 @@
 #
 # Run from the repository root inside the project's virtual environment:
 #     bash scripts/main_job.sh
-# It takes about 6-7 minutes on 2 CPU cores (about 5 minutes of training, 1-2 of evaluation).
+# It takes about 7 minutes on 2 CPU cores (5-5.5 minutes of training, 1.5 of evaluation).
 #
 # Environment variables:
 #   RUN          run directory of the player               (default runs/main-player)
