@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Benchmark Pontoon policies honestly: EVs with confidence intervals, paired comparisons, charts.
 
-The logic lives in pontoon_env.evaluation (playing, statistics, reports) and pontoon_env.plots
+The logic lives in pontoon_tools.evaluation (playing, statistics, reports) and pontoon_tools.plots
 (strategy charts, EV bars, learning curves). Examples::
 
     # every seat of a 4-player table, 20,000 rounds
@@ -24,8 +24,8 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from pontoon_env.evaluation import EvaluateSettings, EvaluationError, format_report, run_evaluation
-from pontoon_env.training import TrainingError, parse_option
+from pontoon_tools.evaluation import EvaluateSettings, EvaluationError, format_report, run_evaluation
+from pontoon_tools.training import TrainingError, parse_option
 
 DEFAULTS = EvaluateSettings()
 

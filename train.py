@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Train a Pontoon player or banker with Stable-Baselines3 (the logic lives in pontoon_env.training).
+"""Train a Pontoon player or banker with Stable-Baselines3 (the logic lives in pontoon_tools.training).
 
 Examples::
 
@@ -19,7 +19,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from pontoon_env.training import (
+from pontoon_tools.training import (
     ALGOS,
     BOTH_SEATS,
     EPISODES,

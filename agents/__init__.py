@@ -1,10 +1,10 @@
 """Scripted (and trained) policies that can sit in any seat of a Pontoon table.
 
 Every policy satisfies :class:`agents.base.Policy`: given what its seat may see
-(:class:`pontoon_env.observation.SeatView`) and the legal actions, it returns an
+(:class:`pontoon_env.game.observation.SeatView`) and the legal actions, it returns an
 :class:`pontoon_env.Action`. Build one from a short spec with :func:`agents.registry.make_policy`
 (``"threshold:stick=16,buy=11"``, ``"banker_smart"``, a ``.zip`` checkpoint ...); play whole rounds
-with :func:`agents.table.play_rounds`.
+with :func:`pontoon_tools.ev_table.play_rounds`.
 """
 
 from agents.banker_smart import BankerSmart
@@ -20,10 +20,10 @@ from agents.scripted import BankerThreshold, CasinoDealer, RoleSplit, ThresholdP
 
 
 def __getattr__(name: str) -> object:
-    # play_rounds is imported on first use, so that ``python -m agents.table`` does not find its
+    # play_rounds is imported on first use, so that ``python -m pontoon_tools.ev_table`` does not find its
     # own module already imported by the package (runpy warns about that).
     if name == "play_rounds":
-        from agents.table import play_rounds
+        from pontoon_tools.ev_table import play_rounds
 
         return play_rounds
     raise AttributeError(f"module 'agents' has no attribute {name!r}")

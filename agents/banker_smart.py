@@ -19,7 +19,7 @@ Approach (documented in ``docs/agents.md`` too):
    Normalising gives a distribution over the hand's final class and total.
 2. **The banker's utility of a final hand** ``b`` is the expected chips he receives from every
    standing hand, ``-sum(stake * E[payout multiple(hand, b)])`` using the preset's own settlement
-   table (:func:`pontoon_env.settlement.standing_hand_payout`), plus shoot bets (won by the kitty,
+   table (:func:`pontoon_env.game.settlement.standing_hand_payout`), plus shoot bets (won by the kitty,
    which belongs to the banker) weighed by ``shoot_weight``.
 3. **Optimal stopping** over the banker's own draws, again from an infinite deck:
    ``V(hand) = max(U(hand), E_card V(hand + card))`` until he busts, reaches 21 or five cards. He
@@ -38,12 +38,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.scripted import BankerThreshold, Decision, active_hand, find, first_legal
-from pontoon_env.actions import Action, ActionKind, LegalAction
-from pontoon_env.cards import CARD_VALUE
-from pontoon_env.hands import BLACKJACK, FIVE_CARDS, HandClass, HandResult, values_total
-from pontoon_env.observation import HIDDEN, HandView, SeatView
-from pontoon_env.rules import Rules, make_rules
-from pontoon_env.settlement import player_natural_paid_at_deal, standing_hand_payout
+from pontoon_env.game.actions import Action, ActionKind, LegalAction
+from pontoon_env.game.cards import CARD_VALUE
+from pontoon_env.game.hands import BLACKJACK, FIVE_CARDS, HandClass, HandResult, values_total
+from pontoon_env.game.observation import HIDDEN, HandView, SeatView
+from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.settlement import player_natural_paid_at_deal, standing_hand_payout
 
 #: Infinite-deck probability of each card value 1 (ace) .. 10 (ten-value cards).
 VALUE_PROBS: tuple[tuple[int, float], ...] = tuple(

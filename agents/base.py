@@ -7,8 +7,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from pontoon_env.actions import Action, LegalAction
-from pontoon_env.observation import SeatView
+from pontoon_env.game.actions import Action, LegalAction
+from pontoon_env.game.observation import SeatView
 
 
 @runtime_checkable

@@ -3,7 +3,7 @@
 Training (``train.py``) saves a Stable-Baselines3 model as ``<name>.zip`` and a JSON run config
 beside it (``<name>.json``, or ``config.json`` in the same folder) with at least ``"rules"`` (the
 rule options), ``"num_players"``, ``"role"``, ``"obs_size"``, ``"n_actions"`` and the action levels
-(``"stake_levels"``, ``"buy_levels"`` ...) — :meth:`pontoon_env.env.PontoonEnv.checkpoint_config`
+(``"stake_levels"``, ``"buy_levels"`` ...) — :meth:`pontoon_env.envs.gymnasium_env.PontoonEnv.checkpoint_config`
 writes exactly that. :func:`load_checkpoint` reads both; :class:`ModelPolicy` encodes a seat's view
 with the same :class:`~pontoon_env.encoding.ObservationEncoder` and
 :class:`~pontoon_env.encoding.ActionTable` as the environments, so a model trained as a
@@ -19,10 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from pontoon_env.actions import Action, LegalAction
+from pontoon_env.game.actions import Action, LegalAction
 from pontoon_env.encoding import ActionTable, ObservationEncoder
-from pontoon_env.observation import SeatView
-from pontoon_env.rules import Rules, make_rules
+from pontoon_env.game.observation import SeatView
+from pontoon_env.game.rules import Rules, make_rules
 
 LEVEL_KEYS = ("stake_levels", "buy_levels", "shoot_levels", "kitty_levels", "sale_levels", "bid_levels")
 

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.scripted import Decision, ThresholdPlayer, active_hand, find, sized
-from pontoon_env.actions import Action, ActionKind, LegalAction
-from pontoon_env.hands import same_rank, same_value
-from pontoon_env.observation import HIDDEN, SeatView
-from pontoon_env.rules import Rules, make_rules
+from pontoon_env.game.actions import Action, ActionKind, LegalAction
+from pontoon_env.game.hands import same_rank, same_value
+from pontoon_env.game.observation import HIDDEN, SeatView
+from pontoon_env.game.rules import Rules, make_rules
 
 _MOVES = {
     ActionKind.STICK: ("stick",),

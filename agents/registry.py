@@ -21,7 +21,7 @@ from typing import Any
 from agents.banker_smart import BankerSmart
 from agents.base import Policy, RandomPolicy
 from agents.scripted import BankerThreshold, CasinoDealer, ThresholdPlayer
-from pontoon_env.rules import Rules, make_rules
+from pontoon_env.game.rules import Rules, make_rules
 
 
 class PolicySpecError(ValueError):

@@ -21,10 +21,10 @@ from typing import Literal, Optional, Union
 
 import numpy as np
 
-from pontoon_env.actions import Action, ActionKind, LegalAction, Phase
-from pontoon_env.cards import CARD_RANK, CARD_VALUE
-from pontoon_env.hands import hand_total
-from pontoon_env.observation import HIDDEN, HandView, SeatView
+from pontoon_env.game.actions import Action, ActionKind, LegalAction, Phase
+from pontoon_env.game.cards import CARD_RANK, CARD_VALUE
+from pontoon_env.game.hands import hand_total
+from pontoon_env.game.observation import HIDDEN, HandView, SeatView
 
 PLAYER_PHASES = frozenset({Phase.STAKE, Phase.SHOOT_BET, Phase.PLAYER_TURN, Phase.BANK_BID, Phase.TAKE_BANK})
 BANKER_PHASES = frozenset({Phase.KITTY, Phase.BANK_SALE, Phase.BANKER_DOUBLE, Phase.BANKER_TURN})

@@ -8,12 +8,12 @@ Measured in one run, on one core:
 
 1. **fast path**: one banker and four players under threshold policies that decide from the game
    state directly (the active hand's total, read from the engine's hands) instead of building a
-   :class:`~pontoon_env.observation.SeatView`: this is the cost of the rules engine itself;
+   :class:`~pontoon_env.game.observation.SeatView`: this is the cost of the rules engine itself;
 2. **Blackjack-v1**: episodes with uniformly random actions through the default ``gym.make``
    wrappers, and the ratio *pontoon round time / blackjack episode time* (target <= 2);
-3. **SeatView policies**: the same table through :func:`agents.table.play_rounds` with
+3. **SeatView policies**: the same table through :func:`pontoon_tools.ev_table.play_rounds` with
    ``ThresholdPlayer`` / ``BankerThreshold``, which build a seat view for every decision;
-4. **single-env steps** (when :mod:`pontoon_env.env` is installed): steps per second of
+4. **single-env steps** (when :mod:`pontoon_env.envs.gymnasium_env` is installed): steps per second of
    ``Pontoon-v0`` with random legal actions next to ``Blackjack-v1`` steps per second.
 
 ``--profile`` adds a cProfile of the fast path (top functions by own time).
@@ -86,9 +86,9 @@ def time_fast_path(rounds: int, seed: int) -> float:
 
 
 def time_seat_views(rounds: int, seed: int) -> float:
-    """Seconds per round with SeatView-based scripted policies (agents.table.play_rounds)."""
+    """Seconds per round with SeatView-based scripted policies (pontoon_tools.ev_table.play_rounds)."""
     from agents.scripted import BankerThreshold, ThresholdPlayer
-    from agents.table import play_rounds
+    from pontoon_tools.ev_table import play_rounds
 
     policies = [BankerThreshold(BANKER_STANDS)] + [
         ThresholdPlayer(stick_at=STICK_AT, buy_at_or_below=0, bet="min") for _ in range(PLAYERS)
@@ -122,11 +122,11 @@ def time_blackjack(episodes: int, seed: int) -> tuple[float, float]:
 
 def time_pontoon_env_steps(steps: int, seed: int) -> float | None:
     """Seconds per step of Pontoon-v0 with random legal actions, or None without the env module."""
-    if importlib.util.find_spec("pontoon_env.env") is None:
+    if importlib.util.find_spec("pontoon_env.envs.gymnasium_env") is None:
         return None
     import gymnasium as gym
 
-    import pontoon_env.env  # noqa: F401  (registers Pontoon-v0)
+    import pontoon_env.envs.gymnasium_env  # noqa: F401  (registers Pontoon-v0)
 
     env = gym.make("Pontoon-v0")
     rng = np.random.default_rng(seed)
@@ -183,10 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         f"  SeatView policies     : {1 / view_s:10,.0f} rounds/s   {view_s * 1e6:8.1f} us/round "
         f"({view_s / round_s:.1f}x the fast path)"
     )
-    # Hook: the single-environment line appears once pontoon_env.env (Pontoon-v0) exists.
+    # Hook: the single-environment line appears once pontoon_env.envs.gymnasium_env (Pontoon-v0) exists.
     env_step_s = time_pontoon_env_steps(args.steps, args.seed)
     if env_step_s is None:
-        print("  single-env steps/s (Pontoon-v0) vs Blackjack-v1: pontoon_env.env not available yet")
+        print("  single-env steps/s (Pontoon-v0) vs Blackjack-v1: pontoon_env.envs.gymnasium_env not available yet")
     else:
         print(
             f"  single-env steps/s (Pontoon-v0) vs Blackjack-v1: {1 / env_step_s:,.0f} vs "

@@ -22,7 +22,7 @@ from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pontoon_env.rules import make_rules  # noqa: E402
+from pontoon_env.game.rules import make_rules  # noqa: E402
 from pontoon_env.solver import (  # noqa: E402
     banker_best_response,
     default_banker_rule,

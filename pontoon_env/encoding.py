@@ -1,7 +1,7 @@
 """Fixed-size encodings for learning: one discrete action table and one flat observation vector.
 
-Both the Gymnasium environment (:mod:`pontoon_env.env`), the PettingZoo environment
-(:mod:`pontoon_env.pettingzoo_env`) and a trained model sitting at a table
+Both the Gymnasium environment (:mod:`pontoon_env.envs.gymnasium_env`), the PettingZoo environment
+(:mod:`pontoon_env.envs.pettingzoo_env`) and a trained model sitting at a table
 (:class:`agents.model.ModelPolicy`) use these two classes, so a model trained in one place plays
 in the others without translation.
 
@@ -16,7 +16,7 @@ in the others without translation.
     kinds a preset never uses are simply never legal.
 
 :class:`ObservationEncoder`
-    A ``float32`` vector built only from a :class:`~pontoon_env.observation.SeatView`, so it holds
+    A ``float32`` vector built only from a :class:`~pontoon_env.game.observation.SeatView`, so it holds
     what that seat may see and nothing more. Values are scaled to small ranges (chips in units of
     the maximum stake, totals in units of 21, counts in units of a deck); :meth:`ObservationEncoder.bounds`
     gives the exact box and :meth:`ObservationEncoder.index_table` names every index.
@@ -30,11 +30,11 @@ from typing import NamedTuple, Union
 
 import numpy as np
 
-from pontoon_env.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
-from pontoon_env.cards import CARD_RANK, CARDS_PER_DECK, RANK_NAMES
-from pontoon_env.hands import hand_total
-from pontoon_env.observation import HIDDEN, HandView, SeatView
-from pontoon_env.rules import Rules
+from pontoon_env.game.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
+from pontoon_env.game.cards import CARD_RANK, CARDS_PER_DECK, RANK_NAMES
+from pontoon_env.game.hands import hand_total
+from pontoon_env.game.observation import HIDDEN, HandView, SeatView
+from pontoon_env.game.rules import Rules
 
 Level = Union[int, float, str]
 """An amount level: chips (``int``), ``"min"``/``"max"``, or a fraction of the legal range (``float``)."""

@@ -7,8 +7,8 @@ and every player hand can be valued by expectimax over the hand's sufficient sta
 (best total, softness, number of cards, whether it twisted, its stake and last buy, ...).
 
 Settlement reuses the engine's pure helpers: hands are classified by
-:func:`pontoon_env.hands.classify` (on a representative card list of the statistic) and paid by
-:func:`pontoon_env.settlement.standing_hand_payout`, so the solver and the engine cannot disagree
+:func:`pontoon_env.game.hands.classify` (on a representative card list of the statistic) and paid by
+:func:`pontoon_env.game.settlement.standing_hand_payout`, so the solver and the engine cannot disagree
 on who wins what.
 
 Public API
@@ -37,8 +37,8 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from pontoon_env.cards import CARD_VALUE, card_code
-from pontoon_env.hands import (
+from pontoon_env.game.cards import CARD_VALUE, card_code
+from pontoon_env.game.hands import (
     BLACKJACK,
     FIVE_CARDS,
     HandClass,
@@ -48,8 +48,8 @@ from pontoon_env.hands import (
     same_rank,
     same_value,
 )
-from pontoon_env.rules import Rules, make_rules
-from pontoon_env.settlement import (
+from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.settlement import (
     banker_natural_at_deal,
     banker_natural_ends_round,
     player_natural_paid_at_deal,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from pontoon_env import Action, ActionKind, PontoonGame, make_rules
-from pontoon_env.cards import parse_card
+from pontoon_env.game.cards import parse_card
 
 Step = str | tuple[str, int]
 

@@ -17,10 +17,10 @@ from agents.registry import (
     make_policy,
 )
 from agents.scripted import BankerThreshold, CasinoDealer, RoleSplit, ThresholdPlayer, is_legal
-from agents.table import mean_ci, play_rounds
+from pontoon_tools.ev_table import mean_ci, play_rounds
 from pontoon_env import PRESETS, Action, ActionKind, Phase, PontoonGame, make_rules
-from pontoon_env.hands import HandClass
-from pontoon_env.observation import HIDDEN, HandView, observe
+from pontoon_env.game.hands import HandClass
+from pontoon_env.game.observation import HIDDEN, HandView, observe
 
 HAS_SOLVER = importlib.util.find_spec("pontoon_env.solver") is not None
 SCRIPTED_SPECS = [

@@ -7,7 +7,7 @@ import pytest
 from helpers import codes, new_game
 
 from pontoon_env import DeckError, HandClass, Phase, card_name, classify, hand_total, parse_card
-from pontoon_env.cards import CARD_VALUE, Pack, parse_cards
+from pontoon_env.game.cards import CARD_VALUE, Pack, parse_cards
 
 
 @pytest.mark.parametrize(

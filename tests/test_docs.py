@@ -1,12 +1,12 @@
 """The generated presets table must match the code."""
 
-from pontoon_env.docs import DEFAULT_PATH, presets_markdown
-from pontoon_env.rules import OPTION_NAMES, PRESETS
+from pontoon_tools.docs import DEFAULT_PATH, presets_markdown
+from pontoon_env.game.rules import OPTION_NAMES, PRESETS
 
 
 def test_presets_doc_is_up_to_date() -> None:
     committed = DEFAULT_PATH.read_text(encoding="utf-8")
-    assert committed == presets_markdown(), "docs/presets.md is stale: run `python -m pontoon_env.docs`"
+    assert committed == presets_markdown(), "docs/presets.md is stale: run `python -m pontoon_tools.docs`"
 
 
 def test_presets_doc_lists_every_option_and_preset() -> None:

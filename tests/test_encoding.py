@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from pontoon_env import PRESETS, Action, ActionKind, IllegalActionError, Phase, PontoonGame, make_rules
-from pontoon_env.cards import parse_card
+from pontoon_env.game.cards import parse_card
 from pontoon_env.encoding import ActionTable, ObservationEncoder
-from pontoon_env.observation import observe
+from pontoon_env.game.observation import observe
 
 PAGAT_NAMES = [
     "stake:1",

@@ -15,8 +15,8 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import pontoon_env  # noqa: F401 - registers the ids
 from pontoon_env import PRESETS, Action, ActionKind, IllegalActionError, LegalAction, RulesError
-from pontoon_env.env import PolicyError, PontoonEnv
-from pontoon_env.observation import SeatView
+from pontoon_env.envs.gymnasium_env import PolicyError, PontoonEnv
+from pontoon_env.game.observation import SeatView
 
 
 class Stand:

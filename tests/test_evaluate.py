@@ -14,8 +14,8 @@ import pytest
 from agents.base import RandomPolicy
 from agents.scripted import BankerThreshold, ThresholdPlayer
 from pontoon_env import PontoonGame, make_rules
-from pontoon_env.cards import CARD_VALUE, parse_card
-from pontoon_env.evaluation import (
+from pontoon_env.game.cards import CARD_VALUE, parse_card
+from pontoon_tools.evaluation import (
     EvaluateSettings,
     compare_policies,
     estimate,
@@ -23,8 +23,8 @@ from pontoon_env.evaluation import (
     play_match,
     run_evaluation,
 )
-from pontoon_env.observation import observe
-from pontoon_env.plots import hand_values, probe_banker, probe_player
+from pontoon_env.game.observation import observe
+from pontoon_tools.plots import hand_values, probe_banker, probe_player
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGAT = make_rules("pagat")
@@ -119,7 +119,7 @@ def test_summary_rates_are_consistent() -> None:
 
 
 def test_hand_values_builds_the_asked_hand() -> None:
-    from pontoon_env.hands import hand_total
+    from pontoon_env.game.hands import hand_total
 
     for total in range(4, 21):
         for n in (2, 3, 4):
@@ -175,7 +175,7 @@ def test_optimality_gap_uses_the_solver(tmp_path: Path) -> None:
 
 
 def test_optimality_gap_needs_a_fixed_rule_banker(tmp_path: Path) -> None:
-    from pontoon_env.evaluation import EvaluationError
+    from pontoon_tools.evaluation import EvaluationError
 
     settings = EvaluateSettings(seats=1, banker="banker_smart", optimality_gap=True, rounds=10, out=str(tmp_path),
                                 charts=False, progress=False)

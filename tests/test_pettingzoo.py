@@ -10,9 +10,9 @@ from pettingzoo.test import api_test, seed_test
 
 from pontoon_env import PRESETS, IllegalActionError
 from pontoon_env.encoding import ActionTable, ObservationEncoder
-from pontoon_env.observation import observe
-from pontoon_env.pettingzoo_env import env as make_env
-from pontoon_env.pettingzoo_env import raw_env
+from pontoon_env.game.observation import observe
+from pontoon_env.envs.pettingzoo_env import env as make_env
+from pontoon_env.envs.pettingzoo_env import raw_env
 
 # api_test warns about any dict observation of an environment missing from its own list of
 # classic games; the action mask has to travel in the observation, so these two are expected.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pontoon_env.play import main, play
+from pontoon_tools.play import main, play
 
 
 def _feeder(lines: list[str]):

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pontoon_env import Action, ActionKind, IllegalActionError, Phase, PontoonGame, make_rules
-from pontoon_env.actions import AMOUNT_KINDS
-from pontoon_env.cards import CARD_RANK, CARDS_PER_DECK
-from pontoon_env.hands import hand_total
-from pontoon_env.rules import PRESETS
+from pontoon_env.game.actions import AMOUNT_KINDS
+from pontoon_env.game.cards import CARD_RANK, CARDS_PER_DECK
+from pontoon_env.game.hands import hand_total
+from pontoon_env.game.rules import PRESETS
 
 VARIANTS: list[tuple[str, dict]] = [(name, {}) for name in sorted(PRESETS)] + [
     ("pagat", {"bank_sale": True, "split_aces_only": True, "stick_min": 16}),

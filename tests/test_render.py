@@ -7,8 +7,8 @@ import pytest
 
 from agents.base import RandomPolicy
 from pontoon_env import PRESETS, Action, ActionKind, PontoonGame, make_rules
-from pontoon_env.observation import observe
-from pontoon_env.render import RGB_SHAPE, render_ansi, render_rgb
+from pontoon_env.game.observation import observe
+from pontoon_env.envs.render import RGB_SHAPE, render_ansi, render_rgb
 
 
 def _two_players_mid_round() -> PontoonGame:

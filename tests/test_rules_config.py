@@ -9,8 +9,8 @@ import pytest
 from helpers import deal, hand, legal, new_game, play
 
 from pontoon_env import Action, ActionKind, Phase, PontoonGame, Rules, RulesError, make_rules
-from pontoon_env.cards import CARD_RANK, Pack
-from pontoon_env.rules import OPTION_NAMES, PRESETS
+from pontoon_env.game.cards import CARD_RANK, Pack
+from pontoon_env.game.rules import OPTION_NAMES, PRESETS
 
 # ----------------------------------------------------------------------------- validation
 

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pontoon_env.cards import CARD_VALUE, card_code
-from pontoon_env.hands import HandClass, classify, hand_total, is_natural, same_rank, same_value
-from pontoon_env.rules import Rules, make_rules
-from pontoon_env.settlement import (
+from pontoon_env.game.cards import CARD_VALUE, card_code
+from pontoon_env.game.hands import HandClass, classify, hand_total, is_natural, same_rank, same_value
+from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.settlement import (
     banker_natural_at_deal,
     banker_natural_ends_round,
     player_natural_paid_at_deal,
@@ -485,7 +485,7 @@ class _Stacked:
 
 def _engine_round(game, solution, banker_rule: BankerRule, cards: list[int], stake: int) -> int:  # type: ignore[no-untyped-def]  # noqa: E501
     """Play one engine round with the solver's scripted moves; returns the player's net chips."""
-    from pontoon_env.actions import Action, ActionKind, Phase
+    from pontoon_env.game.actions import Action, ActionKind, Phase
 
     rules = game.rules
     game.new_round(deck=cards)
@@ -555,7 +555,7 @@ def test_engine_plays_the_solver_policy_like_the_reference_simulator(
     # Same card order into the engine and into the simulator above: every round must come out the
     # same, so the solver's model of the rules (which the simulator checks statistically) is the
     # engine's. Eight decks and random card codes make the engine's stacked pack an infinite deck.
-    engine = pytest.importorskip("pontoon_env.engine")
+    engine = pytest.importorskip("pontoon_env.game.engine")
     rules = make_rules(preset, decks=8, bank_passing="none", **options)
     banker_rule = default_banker_rule(rules)
     solution = solve(rules, banker_rule, stake=stake)

@@ -12,7 +12,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from pontoon_env.training import (
+from pontoon_tools.training import (
     LegalizeActions,
     Trainer,
     TrainingError,
@@ -70,7 +70,7 @@ def test_short_run_saves_a_loadable_model_and_config(tmp_path: Path, role: str, 
     got, _ = loaded.predict(batch, deterministic=True)
     assert np.array_equal(expected, got)
     # And it plays a table through the Policy interface (ModelPolicy reads config.json).
-    from pontoon_env.evaluation import load_policy, play_match
+    from pontoon_tools.evaluation import load_policy, play_match
 
     policy = load_policy(str(model_path), trainer.rules, 2)
     assert isinstance(policy, ModelPolicy)
@@ -99,7 +99,7 @@ def test_imitation_learns_the_teacher() -> None:
     from sb3_contrib import MaskablePPO
 
     from agents.scripted import ThresholdPlayer
-    from pontoon_env.training import imitate, imitation_data
+    from pontoon_tools.training import imitate, imitation_data
 
     torch.set_num_threads(1)
     kwargs = {"rules": "pagat", "num_players": 1, "role": "player"}

@@ -1,11 +1,11 @@
 """The table engine: one banker, 1–9 players, every step of every preset of RULES.md.
 
 :class:`PontoonGame` is a state machine in the OpenSpiel mould. The static rules live in
-:class:`~pontoon_env.rules.Rules`; this module holds the state and its transitions; what each seat
-may see is :mod:`pontoon_env.observation`. At every decision point the game says whose turn it is
+:class:`~pontoon_env.game.rules.Rules`; this module holds the state and its transitions; what each seat
+may see is :mod:`pontoon_env.game.observation`. At every decision point the game says whose turn it is
 (:attr:`PontoonGame.current_seat`), which decision it is (:attr:`PontoonGame.phase`) and which
 actions are legal with their amounts (:meth:`PontoonGame.legal_actions`); :meth:`PontoonGame.apply`
-applies one. Cards come only from the :class:`~pontoon_env.cards.Pack`, the round's single source of
+applies one. Cards come only from the :class:`~pontoon_env.game.cards.Pack`, the round's single source of
 chance, which a test can stack with a scripted order::
 
     >>> from pontoon_env import PontoonGame, Action, ActionKind, make_rules
@@ -26,11 +26,11 @@ from typing import Union
 
 import numpy as np
 
-from pontoon_env.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
-from pontoon_env.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
-from pontoon_env.hands import BLACKJACK, FIVE_CARDS, HandResult, classify, is_natural, values_total
-from pontoon_env.rules import Rules, make_rules
-from pontoon_env.settlement import (
+from pontoon_env.game.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
+from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
+from pontoon_env.game.hands import BLACKJACK, FIVE_CARDS, HandResult, classify, is_natural, values_total
+from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.settlement import (
     banker_natural_at_deal,
     banker_natural_ends_round,
     player_natural_paid_at_deal,
@@ -109,7 +109,7 @@ class Hand:
         return card, public
 
     def total_soft(self) -> tuple[int, bool]:
-        """Best total and whether an ace counts 11 (see :func:`pontoon_env.hands.values_total`)."""
+        """Best total and whether an ace counts 11 (see :func:`pontoon_env.game.hands.values_total`)."""
         return values_total(self.pips, self.has_ace)
 
     def total(self) -> int:

@@ -2,7 +2,7 @@
 
 ::
 
-    python -m pontoon_env.play --rules pagat --players 3 --seat 1 --seed 0 \\
+    python -m pontoon_tools.play --rules pagat --players 3 --seat 1 --seed 0 \\
         --opponents threshold:stick=16 --option stick_min=16
 
 You sit at ``--seat``; every other seat is played by ``--opponents`` in the player phases and by
@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from pontoon_env.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
-from pontoon_env.engine import PontoonGame
-from pontoon_env.observation import HIDDEN, observe
-from pontoon_env.render import card_text, describe_option, render_ansi
-from pontoon_env.rules import Rules, RulesError, make_rules
+from pontoon_env.game.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
+from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.observation import HIDDEN, observe
+from pontoon_env.envs.render import card_text, describe_option, render_ansi
+from pontoon_env.game.rules import Rules, RulesError, make_rules
 
 InputFn = Callable[[str], str]
 PrintFn = Callable[[str], Any]
@@ -323,7 +323,7 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
     from agents.registry import PolicySpecError, describe_policies
 
     parser = argparse.ArgumentParser(
-        prog="python -m pontoon_env.play",
+        prog="python -m pontoon_tools.play",
         description="Play Pontoon in the terminal against scripted or trained seats.",
         epilog="policies:\n" + describe_policies(),
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -2,7 +2,7 @@
 
 Each function answers one question with a signed multiple of a hand's *current* stake, seen from
 the player: ``+k`` means the banker pays ``k`` stakes, ``-k`` that the player pays ``k`` stakes,
-``0`` a stand-off. They take :class:`~pontoon_env.hands.HandResult` values only, so the engine, the
+``0`` a stand-off. They take :class:`~pontoon_env.game.hands.HandResult` values only, so the engine, the
 exact solver and a vectorised engine all share them.
 
 * :func:`standing_hand_payout`: a player hand still standing against the banker's final hand.
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pontoon_env.hands import HandClass, HandResult
-from pontoon_env.rules import Rules
+from pontoon_env.game.hands import HandClass, HandResult
+from pontoon_env.game.rules import Rules
 
 BUST = HandClass.BUST
 TOTAL = HandClass.TOTAL

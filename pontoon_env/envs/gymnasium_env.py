@@ -15,11 +15,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from pontoon_env.actions import Action, IllegalActionError, Phase
+from pontoon_env.game.actions import Action, IllegalActionError, Phase
 from pontoon_env.encoding import ActionTable, Level, ObservationEncoder
-from pontoon_env.engine import MAX_PLAYERS, PontoonGame
-from pontoon_env.observation import SeatView, observe
-from pontoon_env.rules import PRESETS, Rules, RulesError, make_rules
+from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
+from pontoon_env.game.observation import SeatView, observe
+from pontoon_env.game.rules import PRESETS, Rules, RulesError, make_rules
 
 Role = Literal["player", "banker"]
 PolicySpec = Any
@@ -138,25 +138,25 @@ def action_id(action: object, n: int) -> int:
 
 
 def render_text(game: PontoonGame, seat: int) -> str:
-    """The table as text from ``seat``'s side, by :mod:`pontoon_env.render` when it is there."""
+    """The table as text from ``seat``'s side, by :mod:`pontoon_env.envs.render` when it is there."""
     try:
-        from pontoon_env.render import render_ansi
+        from pontoon_env.envs.render import render_ansi
     except ImportError:
         return _fallback_text(game, seat)
     return render_ansi(game, seat)
 
 
 def render_image(game: PontoonGame, seat: int) -> np.ndarray:
-    """The table as an ``(H, W, 3)`` ``uint8`` image, by :mod:`pontoon_env.render` when it is there."""
+    """The table as an ``(H, W, 3)`` ``uint8`` image, by :mod:`pontoon_env.envs.render` when it is there."""
     try:
-        from pontoon_env.render import render_rgb
+        from pontoon_env.envs.render import render_rgb
     except ImportError:
         return _fallback_image(_fallback_text(game, seat))
     return render_rgb(game, seat)
 
 
 def _fallback_text(game: PontoonGame, seat: int) -> str:
-    from pontoon_env.cards import card_name
+    from pontoon_env.game.cards import card_name
 
     view = observe(game, seat)
 
@@ -174,7 +174,7 @@ def _fallback_text(game: PontoonGame, seat: int) -> str:
 
 
 def _fallback_image(text: str) -> np.ndarray:
-    """A plain green table sized to the text (only while :mod:`pontoon_env.render` is absent)."""
+    """A plain green table sized to the text (only while :mod:`pontoon_env.envs.render` is absent)."""
     lines = text.splitlines() or [""]
     image = np.zeros((14 * len(lines) + 8, 8 * max(len(line) for line in lines) + 8, 3), dtype=np.uint8)
     image[..., 1] = 96
@@ -211,7 +211,7 @@ class PontoonEnv(gym.Env):
 
     ## Observation Space
     ``Box(low, high, (size,), float32)`` built only from what the learner's seat may see
-    (:func:`pontoon_env.observation.observe`): its own cards, totals and stakes, the cards the
+    (:func:`pontoon_env.game.observation.observe`): its own cards, totals and stakes, the cards the
     others have shown, everyone's stakes, buys and chips, the banker's exposed cards, the ranks
     seen since the last shuffle, the kitty and the phase. With ``dict_observation=True`` it is
     ``Dict({"observation": Box, "action_mask": MultiBinary(n)})``. The layout for ``pagat`` with

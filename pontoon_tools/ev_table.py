@@ -1,10 +1,10 @@
 """Play whole rounds of a table with one policy per seat, straight on the engine.
 
 :func:`play_rounds` is the fast path the benchmark and the evaluation use: no Gymnasium wrapper,
-one :func:`~pontoon_env.observation.observe` per decision. Run as a script it measures each
+one :func:`~pontoon_env.game.observation.observe` per decision. Run as a script it measures each
 policy's expected value per round::
 
-    python -m agents.table --rules pagat --players 4 --rounds 20000 --seed 0
+    python -m pontoon_tools.ev_table --rules pagat --players 4 --rounds 20000 --seed 0
 
 prints, for each player policy against each banker policy, the mean net chips per round of a
 player seat and of the banker, in minimum stakes, with 95% confidence intervals.
@@ -22,9 +22,9 @@ from typing import Union
 import numpy as np
 
 from agents.base import Policy
-from pontoon_env.engine import PontoonGame
-from pontoon_env.observation import observe
-from pontoon_env.rules import Rules, make_rules
+from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.observation import observe
+from pontoon_env.game.rules import Rules, make_rules
 
 Seating = Union[Mapping[int, Policy], Sequence[Policy]]  # noqa: UP007 (a runtime alias)
 """One policy per seat: a mapping seat -> policy or a sequence indexed by seat."""
@@ -223,7 +223,7 @@ def format_long(rows: Sequence[Mapping[str, object]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m agents.table",
+        prog="python -m pontoon_tools.ev_table",
         description="Expected value per round of scripted policies (engine only, fixed banker at seat 0).",
     )
     parser.add_argument("--rules", default="pagat", help="preset name (default pagat)")

@@ -19,4 +19,4 @@ def register_envs() -> None:
     """Register every id of :data:`ENV_IDS` that Gymnasium does not know yet."""
     for env_id, kwargs in ENV_IDS.items():
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point="pontoon_env.env:PontoonEnv", kwargs=dict(kwargs))
+            gym.register(id=env_id, entry_point="pontoon_env.envs.gymnasium_env:PontoonEnv", kwargs=dict(kwargs))

@@ -1,6 +1,6 @@
 """Pure helpers that read a hand: its total, whether it is soft, and its class.
 
-These are small, allocation-free functions over card codes (see :mod:`pontoon_env.cards`) so that
+These are small, allocation-free functions over card codes (see :mod:`pontoon_env.game.cards`) so that
 the engine, the observation encoder, the scripted agents and the exact solver all score hands the
 same way, and a vectorised engine can mirror them.
 """
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from pontoon_env.cards import CARD_RANK, CARD_VALUE
+from pontoon_env.game.cards import CARD_RANK, CARD_VALUE
 
 BLACKJACK = 21
 FIVE_CARDS = 5

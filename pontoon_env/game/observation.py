@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pontoon_env.actions import Phase
-from pontoon_env.engine import Hand, PontoonGame
-from pontoon_env.hands import hand_total
+from pontoon_env.game.actions import Phase
+from pontoon_env.game.engine import Hand, PontoonGame
+from pontoon_env.game.hands import hand_total
 
 HIDDEN = -1
 """Stands for a face-down card in a view."""

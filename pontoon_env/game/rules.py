@@ -2,13 +2,13 @@
 
 Every rule a preset fixes is an option that can be overridden by name::
 
-    >>> from pontoon_env.rules import make_rules
+    >>> from pontoon_env.game.rules import make_rules
     >>> make_rules("pagat", stick_min=16, split_aces_only=True).stick_min
     16
 
 Unknown options, out-of-range values and contradictory combinations raise :class:`RulesError`
 naming the option, what was expected and what was given. ``docs/presets.md`` is generated from
-:data:`PRESETS` by ``python -m pontoon_env.docs``; a test fails when it is out of date.
+:data:`PRESETS` by ``python -m pontoon_tools.docs``; a test fails when it is out of date.
 """
 
 from __future__ import annotations

@@ -46,8 +46,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from pontoon_env.env import resolve_rules
-from pontoon_env.evaluation import (
+from pontoon_env.envs.gymnasium_env import resolve_rules
+from pontoon_tools.evaluation import (
     estimate,
     guess_role,
     load_policy,
@@ -55,7 +55,7 @@ from pontoon_env.evaluation import (
     write_json,
     write_rows,
 )
-from pontoon_env.rules import Rules
+from pontoon_env.game.rules import Rules
 
 ALGOS = ("maskable_ppo", "ppo", "dqn")
 ROLES = ("player", "banker", "both")
@@ -209,7 +209,7 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 
 def build_rules(preset: str, options: Mapping[str, Any]) -> Rules:
-    """The rules of ``preset`` with ``options`` (a :class:`~pontoon_env.rules.RulesError` says what is wrong)."""
+    """The rules of ``preset`` with ``options`` (a :class:`~pontoon_env.game.rules.RulesError` says what is wrong)."""
     return resolve_rules(preset, dict(options))
 
 
@@ -628,7 +628,7 @@ def imitation_data(kwargs: Mapping[str, Any], teacher: Any, rounds: int, seed: i
     Returns the observations, the teacher's action ids, the legal masks and the returns-to-go,
     exactly as the learner would see them (same environment, same opponents).
     """
-    from pontoon_env.observation import observe
+    from pontoon_env.game.observation import observe
 
     env = gym.make("Pontoon-v0", **kwargs)
     base = env.unwrapped

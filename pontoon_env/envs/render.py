@@ -1,7 +1,7 @@
 """Draw a table: as text (:func:`render_ansi`) or as an RGB image (:func:`render_rgb`).
 
 Both take the game and an optional ``seat``. With a seat they draw what that seat may see (through
-:func:`pontoon_env.observation.observe`, the single filter for hidden information): face-down cards
+:func:`pontoon_env.game.observation.observe`, the single filter for hidden information): face-down cards
 show as ``??`` or a card back. With ``seat=None`` they draw everything (omniscient, for debugging
 and videos of self-play).
 
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pontoon_env.actions import AMOUNT_KINDS, LegalAction, Phase
-from pontoon_env.cards import CARD_RANK, RANK_NAMES, SUIT_NAMES, card_name
-from pontoon_env.engine import Hand, PontoonGame
-from pontoon_env.hands import hand_total
-from pontoon_env.observation import HIDDEN, HandView, observe
+from pontoon_env.game.actions import AMOUNT_KINDS, LegalAction, Phase
+from pontoon_env.game.cards import CARD_RANK, RANK_NAMES, SUIT_NAMES, card_name
+from pontoon_env.game.engine import Hand, PontoonGame
+from pontoon_env.game.hands import hand_total
+from pontoon_env.game.observation import HIDDEN, HandView, observe
 
 RGB_SHAPE: tuple[int, int, int] = (540, 960, 3)
 """(height, width, channels) of every :func:`render_rgb` frame."""

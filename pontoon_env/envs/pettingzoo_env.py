@@ -1,7 +1,7 @@
 """
 # Pontoon (PettingZoo AEC)
 
-| Creation           | `from pontoon_env.pettingzoo_env import env; env(rules="pagat", num_players=4)` |
+| Creation           | `from pontoon_env.envs.pettingzoo_env import env; env(rules="pagat", num_players=4)` |
 |--------------------|------------------------------------------------------------------|
 | Actions            | Discrete                                                         |
 | Parallel API       | No (turn-based)                                                  |
@@ -68,12 +68,12 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from pontoon_env.actions import IllegalActionError
+from pontoon_env.game.actions import IllegalActionError
 from pontoon_env.encoding import ActionTable, Level, ObservationEncoder
-from pontoon_env.engine import MAX_PLAYERS, PontoonGame
-from pontoon_env.env import RulesSpec, action_id, render_image, render_text, require_int, resolve_rules
-from pontoon_env.observation import observe
-from pontoon_env.rules import make_rules
+from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
+from pontoon_env.envs.gymnasium_env import RulesSpec, action_id, render_image, render_text, require_int, resolve_rules
+from pontoon_env.game.observation import observe
+from pontoon_env.game.rules import make_rules
 
 MAX_SILENT_ROUNDS = 1000
 """Deals in a row without any decision before the environment gives up (it never happens in play)."""

@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from pontoon_env.engine import PontoonGame
-from pontoon_env.hands import HandClass
-from pontoon_env.observation import observe
-from pontoon_env.rules import Rules
+from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.hands import HandClass
+from pontoon_env.game.observation import observe
+from pontoon_env.game.rules import Rules
 
 Z_95 = 1.959963984540054
 """Two-sided 95% normal quantile; rounds are i.i.d., so the CLT interval is the right one."""
@@ -92,7 +92,7 @@ def guess_role(spec: Any) -> str:
 
 
 def read_checkpoint_config(path: str | Path) -> dict[str, Any] | None:
-    """The ``config.json`` saved beside a checkpoint (see :mod:`pontoon_env.training`), or None."""
+    """The ``config.json`` saved beside a checkpoint (see :mod:`pontoon_tools.training`), or None."""
     path = Path(path)
     folder = path if path.is_dir() else path.parent
     candidate = folder / "config.json"
@@ -609,7 +609,7 @@ class EvaluateSettings:
 
 def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) -> tuple[Rules, int]:
     """The table's rules and size: as given, else from the first checkpoint's config, else pagat / 4."""
-    from pontoon_env.env import resolve_rules
+    from pontoon_env.envs.gymnasium_env import resolve_rules
 
     config = None
     for spec in specs:
@@ -743,7 +743,7 @@ def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
 def _charts(settings: EvaluateSettings, report: dict[str, Any], rules: Rules, num_players: int, banker_seat: int,
             policies: list[Any], seat_specs: list[str], focus: int, out: Path,
             candidates: Sequence[tuple[str, Any]]) -> list[str]:
-    from pontoon_env import plots
+    from pontoon_tools import plots
 
     written = []
     if "comparison" in report:

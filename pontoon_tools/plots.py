@@ -2,7 +2,7 @@
 
 Strategy charts are *probes*: each cell is a real round dealt from a stacked pack (``new_round(deck=...)``)
 and played up to the decision in question, where the policy is asked what it would do. Every cell is
-therefore a legal, reachable situation seen through the same :func:`~pontoon_env.observation.observe`
+therefore a legal, reachable situation seen through the same :func:`~pontoon_env.game.observation.observe`
 filter as in play, so a scripted policy and a trained model are charted in exactly the same way.
 
 * Player chart: rows are the hand's best total (hard 4–20, soft 12–20, and pairs), columns the
@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from pontoon_env.actions import Action, ActionKind, LegalAction, Phase
-from pontoon_env.cards import CARDS_PER_DECK, card_code
-from pontoon_env.engine import PontoonGame
-from pontoon_env.observation import observe
-from pontoon_env.rules import Rules
+from pontoon_env.game.actions import Action, ActionKind, LegalAction, Phase
+from pontoon_env.game.cards import CARDS_PER_DECK, card_code
+from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.observation import observe
+from pontoon_env.game.rules import Rules
 
 # Card values 1 (ace) .. 10; a ten-value card is drawn from tens and faces in turn.
 _TEN_RANKS = (9, 10, 11, 12)
@@ -246,7 +246,7 @@ def _drive_until_turn(game: PontoonGame, seat: int, policies: Mapping[int, Any],
 
 def _probe_stakes(policy: Any, rules: Rules, num_players: int, seat: int, banker_seat: int,
                   table: Mapping[int, Any], rng: np.random.Generator) -> dict[str, int]:
-    from pontoon_env.cards import RANK_NAMES
+    from pontoon_env.game.cards import RANK_NAMES
 
     stakes: dict[str, int] = {}
     for rank in range(13):
