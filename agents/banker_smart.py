@@ -38,17 +38,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.scripted import BankerThreshold, Decision, active_hand, find, first_legal
+from pontoon_env.game import legality
 from pontoon_env.game.actions import Action, ActionKind, LegalAction
-from pontoon_env.game.cards import CARD_VALUE
-from pontoon_env.game.hands import BLACKJACK, FIVE_CARDS, HandClass, HandResult, values_total
+from pontoon_env.game.cards import CARD_VALUE, VALUE_PROBABILITY
+from pontoon_env.game.hands import BLACKJACK, FIVE_CARDS, HandResult, HandStat, values_total
 from pontoon_env.game.observation import HIDDEN, HandView, SeatView
 from pontoon_env.game.rules import Rules, make_rules
-from pontoon_env.game.settlement import player_natural_paid_at_deal, standing_hand_payout
+from pontoon_env.game.settlement import standing_hand_payout
 
 #: Infinite-deck probability of each card value 1 (ace) .. 10 (ten-value cards).
-VALUE_PROBS: tuple[tuple[int, float], ...] = tuple(
-    (value, (4 if value == 10 else 1) / 13) for value in range(1, 11)
-)
+VALUE_PROBS: tuple[tuple[int, float], ...] = tuple(VALUE_PROBABILITY.items())
 
 
 def draw_probability(total: int, stick_min: int) -> float:
@@ -63,20 +62,10 @@ def draw_probability(total: int, stick_min: int) -> float:
     return 1.0 / (1.0 + math.exp(total - 16.0))
 
 
-def _result(
-    pip: int, has_ace: bool, count: int, split: bool, five_card_trick: bool, split_natural: bool
-) -> HandResult:
-    """Classify a hand given only its pip sum, whether it holds an ace, its size and split flag."""
-    total, _ = values_total(pip, has_ace)
-    if total > BLACKJACK:
-        return HandResult(HandClass.BUST, total, split, count)
-    if count == 2 and total == BLACKJACK and (not split or split_natural):
-        return HandResult(HandClass.PONTOON, total, split, count)
-    if five_card_trick and count >= FIVE_CARDS:
-        return HandResult(HandClass.FIVE_CARD_TRICK, total, split, count)
-    if total == BLACKJACK:
-        return HandResult(HandClass.TWENTY_ONE, total, split, count)
-    return HandResult(HandClass.TOTAL, total, split, count)
+def _stat(pip: int, has_ace: bool, count: int, split: bool = False) -> HandStat:
+    """The hand statistic of a hand known by its pip sum, ace, size and split flag."""
+    total, soft = values_total(pip, has_ace)
+    return HandStat(total, soft, count, split)
 
 
 def hand_belief(hand: HandView, rules: Rules) -> dict[HandResult, float]:
@@ -86,9 +75,8 @@ def hand_belief(hand: HandView, rules: Rules) -> dict[HandResult, float]:
     takes them; the probabilities sum to 1.
     """
     count = len(hand.cards)
-    split_natural = rules.split_pontoon == "pontoon"
     if hand.declared:
-        return {HandResult(HandClass.PONTOON, BLACKJACK, hand.split, count): 1.0}
+        return {legality.player_result(HandStat(BLACKJACK, True, count, hand.split), rules): 1.0}
     states: dict[tuple[int, bool], float] = {(0, False): 1.0}
     for index, card in enumerate(hand.cards):
         dealt = index + 1
@@ -107,7 +95,7 @@ def hand_belief(hand: HandView, rules: Rules) -> dict[HandResult, float]:
                 total, _ = values_total(pip, has_ace)
                 if dealt == 2 and total == BLACKJACK and not hand.split:
                     continue  # an undeclared, unsplit two-card hand is no pontoon
-                if total >= BLACKJACK or (rules.five_card_trick and dealt >= FIVE_CARDS):
+                if legality.player_hand_stops(_stat(pip, has_ace, dealt), rules):
                     continue  # it would have stopped here
                 kept[(pip, has_ace)] = weight * draw_probability(total, rules.stick_min)
             states = kept
@@ -116,12 +104,11 @@ def hand_belief(hand: HandView, rules: Rules) -> dict[HandResult, float]:
         total, _ = values_total(pip, has_ace)
         if count == 2 and total == BLACKJACK and not hand.split:
             continue
-        stopped_by_rule = total >= BLACKJACK or (rules.five_card_trick and count >= FIVE_CARDS)
-        if not stopped_by_rule:
+        if not legality.player_hand_stops(_stat(pip, has_ace, count), rules):
             weight *= 1.0 - draw_probability(total, rules.stick_min)  # he chose to stick here
         if weight <= 0.0:
             continue
-        result = _result(pip, has_ace, count, hand.split, rules.five_card_trick, split_natural)
+        result = legality.player_result(_stat(pip, has_ace, count, hand.split), rules)
         outcomes[result] = outcomes.get(result, 0.0) + weight
     mass = sum(outcomes.values())
     if mass <= 0.0:
@@ -129,7 +116,7 @@ def hand_belief(hand: HandView, rules: Rules) -> dict[HandResult, float]:
         known = hand.known_cards
         pip = sum(CARD_VALUE[card] for card in known)
         has_ace = any(CARD_VALUE[card] == 1 for card in known)
-        return {_result(pip, has_ace, count, hand.split, rules.five_card_trick, split_natural): 1.0}
+        return {legality.player_result(_stat(pip, has_ace, count, hand.split), rules): 1.0}
     return {result: weight / mass for result, weight in outcomes.items()}
 
 
@@ -168,7 +155,7 @@ class BankerSmart(BankerThreshold):
         """``(stake, shoot bet, belief)`` of every player hand still to be settled against him."""
         key = view.players
         if key != self._cache_key:
-            settled_naturals = player_natural_paid_at_deal(self.rules) != 0
+            settled_naturals = self.rules.natural_paid_at_deal != 0
             self._exposure = [
                 (hand.stake, hand.shoot, hand_belief(hand, self.rules))
                 for _, hands in view.players
@@ -195,22 +182,17 @@ class BankerSmart(BankerThreshold):
         """Expected chips of ``(standing, drawing)`` now with ``cards``, playing on optimally."""
         rules = self.rules
         exposure = self.exposure(view)
-        five = rules.five_card_trick and rules.dealer_five_card_trick
-        natural_stops = rules.settlement in ("pontoon_1939", "pontoon_2011")
         utilities: dict[HandResult, float] = {}
         memo: dict[tuple[int, bool, int], float] = {}
 
         def stand_value(pip: int, has_ace: bool, count: int) -> float:
-            result = _result(pip, has_ace, count, split, five, False)
+            result = legality.banker_result(_stat(pip, has_ace, count, split), rules)
             if result not in utilities:
                 utilities[result] = self.utility(exposure, result)
             return utilities[result]
 
         def finished(pip: int, has_ace: bool, count: int) -> bool:
-            total, _ = values_total(pip, has_ace)
-            if total >= BLACKJACK or (rules.five_card_trick and count >= FIVE_CARDS):
-                return True
-            return natural_stops and count == 2 and total == BLACKJACK and not split
+            return legality.banker_hand_stops(_stat(pip, has_ace, count, split), rules)
 
         def draw_value(pip: int, has_ace: bool, count: int) -> float:
             return sum(
@@ -219,7 +201,8 @@ class BankerSmart(BankerThreshold):
             )
 
         def value(pip: int, has_ace: bool, count: int) -> float:
-            # Past five cards only the size "five or more" matters (and only with the trick).
+            # Past five cards only "five or more" matters: for his class (with the trick) and for
+            # his stop (at five with the trick; never by count without it).
             key = (pip, has_ace, min(count, FIVE_CARDS))
             if key not in memo:
                 stand = stand_value(pip, has_ace, count)

@@ -1,112 +1,45 @@
-"""A trained model in a seat: load a checkpoint and play it through the :class:`Policy` interface.
+"""A trained model in a seat: a checkpoint played through the :class:`Policy` interface.
 
-Training (``train.py``) saves a Stable-Baselines3 model as ``<name>.zip`` and a JSON run config
-beside it (``<name>.json``, or ``config.json`` in the same folder) with at least ``"rules"`` (the
-rule options), ``"num_players"``, ``"role"``, ``"obs_size"``, ``"n_actions"`` and the action levels
-(``"stake_levels"``, ``"buy_levels"`` ...) — :meth:`pontoon_env.envs.gymnasium_env.PontoonEnv.checkpoint_config`
-writes exactly that. :func:`load_checkpoint` reads both; :class:`ModelPolicy` encodes a seat's view
-with the same :class:`~pontoon_env.encoding.ObservationEncoder` and
-:class:`~pontoon_env.encoding.ActionTable` as the environments, so a model trained as a
-Gymnasium learner plays at any table of the same rules.
+:class:`ModelPolicy` loads a checkpoint through :mod:`agents.checkpoint` (model file, run config,
+compatibility with the table) and encodes a seat's view with the same
+:class:`~pontoon_env.encoding.ObservationEncoder` and :class:`~pontoon_env.encoding.ActionTable` as
+the environments, so a model trained as a Gymnasium learner plays at any table it fits.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from agents.checkpoint import CheckpointError, config_rules, load_model, read_config
+from pontoon_env.encoding import ActionLevels, ActionTable, Level, ObservationEncoder
 from pontoon_env.game.actions import Action, LegalAction
-from pontoon_env.encoding import ActionTable, ObservationEncoder
 from pontoon_env.game.observation import SeatView
-from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
 
-LEVEL_KEYS = ("stake_levels", "buy_levels", "shoot_levels", "kitty_levels", "sale_levels", "bid_levels")
-
-
-class CheckpointError(ValueError):
-    """A checkpoint that is missing, unreadable, or trained for other rules or another table size."""
+__all__ = ["CheckpointError", "ModelPolicy", "load_checkpoint"]
 
 
-def config_path(path: str | Path) -> Path | None:
-    """The run config saved beside a checkpoint, if any (``<stem>.json``, then ``config.json``)."""
-    model_path = Path(path)
-    for candidate in (model_path.with_suffix(".json"), model_path.parent / "config.json"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _load_model(path: Path, algo: str | None = None) -> Any:
-    """Load a Stable-Baselines3 model: the config's ``"algo"`` first, then MaskablePPO, PPO, A2C, DQN."""
-    errors = []
-    loaders: list[Any] = []
-    try:
-        from sb3_contrib import MaskablePPO
-
-        loaders.append(MaskablePPO)
-    except ImportError:
-        pass
-    try:
-        from stable_baselines3 import A2C, DQN, PPO
-
-        loaders += [PPO, A2C, DQN]
-    except ImportError as error:
-        raise CheckpointError(
-            f"loading {str(path)!r} needs stable-baselines3 (pip install 'pontoon-env[train]'): {error}"
-        ) from error
-    wanted = (algo or "").replace("_", "").lower()  # train.py writes "maskable_ppo", "ppo", "dqn"
-    loaders.sort(key=lambda loader: loader.__name__.lower() != wanted)  # stable: the named one first
-    for loader in loaders:
-        try:
-            return loader.load(str(path), device="cpu")
-        except Exception as error:  # each loader rejects the others' checkpoints in its own way
-            errors.append(f"{loader.__name__}: {error}")
-    raise CheckpointError(f"could not load model {str(path)!r}: " + "; ".join(errors))
-
-
-def load_checkpoint(path: str | Path, rules: Rules | str | None = None) -> tuple[Any, dict[str, Any]]:
-    """Load a model checkpoint and its run config.
+def load_checkpoint(path: str | Path, rules: RulesSpec | None = None) -> tuple[Any, dict[str, Any]]:
+    """Load a model checkpoint and its run config (``{}`` when none was saved beside it).
 
     Args:
-        path: the ``.zip`` written by training (the suffix may be left out), or a run directory
-            holding ``model.zip``.
+        path: the ``.zip`` written by training (the suffix may be left out), or a run directory.
         rules: when given, the rules the model is about to play: a checkpoint trained for another
             preset is refused.
 
-    Returns:
-        ``(model, config)``; ``config`` is ``{}`` when no JSON was saved beside the model.
-
     Raises:
-        CheckpointError: missing file, unreadable model or config, or a preset / size mismatch.
+        CheckpointError: missing or corrupt file, unreadable config, or a preset / size mismatch.
     """
-    model_path = Path(path)
-    if model_path.is_dir():  # a training run's directory
-        model_path = model_path / "model.zip"
-    if not model_path.exists() and model_path.with_suffix(".zip").exists():
-        model_path = model_path.with_suffix(".zip")
-    if not model_path.is_file():
-        raise CheckpointError(
-            f"model checkpoint {str(path)!r} does not exist (expected a .zip saved by training)"
-        )
-    config: dict[str, Any] = {}
-    found = config_path(model_path)
-    if found is not None:
-        try:
-            config = json.loads(found.read_text())
-        except (OSError, json.JSONDecodeError) as error:
-            raise CheckpointError(
-                f"run config {str(found)!r} of {str(path)!r} is unreadable: {error}"
-            ) from error
+    model_path, config = read_config(path, required=False)
     if rules is not None:
-        check_config(config, make_rules(rules) if isinstance(rules, str) else rules, str(path))
-    model = _load_model(model_path, config.get("algo"))
+        check_preset(config, resolve_rules(rules), str(path))
+    model = load_model(model_path, config.get("algo"))
     obs_size = config.get("obs_size")
-    space = getattr(model, "observation_space", None)
-    shape = _obs_shape(space)
+    shape = _obs_shape(getattr(model, "observation_space", None))
     if obs_size is not None and shape is not None and shape != int(obs_size):
         raise CheckpointError(
             f"checkpoint {str(path)!r}: the model observes {shape} values but its config says {obs_size}"
@@ -114,12 +47,12 @@ def load_checkpoint(path: str | Path, rules: Rules | str | None = None) -> tuple
     return model, config
 
 
-def check_config(config: dict[str, Any], rules: Rules, label: str) -> None:
+def check_preset(config: Mapping[str, Any], rules: Rules, label: str) -> None:
     """Refuse a checkpoint whose config names another preset than ``rules``."""
-    trained = (config.get("rules") or {}).get("preset")
-    if trained is not None and trained != rules.preset:
+    trained = config_rules(config, label)
+    if trained is not None and trained.preset != rules.preset:
         raise CheckpointError(
-            f"checkpoint {label!r} was trained for preset {trained!r}, but the table plays {rules.preset!r}; "
+            f"checkpoint {label!r} was trained for preset {trained.preset!r}, but the table plays {rules.preset!r}; "
             "train a model for this preset or choose another checkpoint"
         )
 
@@ -146,7 +79,7 @@ class ModelPolicy:
         model_or_path: a loaded model (anything with ``predict``) or a checkpoint path.
         rules: the rules of the table (a checkpoint for another preset is refused).
         num_players: player seats at the table; ``None`` reads it from the view when first acting.
-        levels: action levels (``stake_levels=...``) overriding those of the checkpoint's config.
+        action_levels: action levels overriding those of the checkpoint's config.
         deterministic: pass ``deterministic`` to ``predict``.
 
     Raises:
@@ -157,19 +90,14 @@ class ModelPolicy:
     def __init__(
         self,
         model_or_path: Any,
-        rules: Rules | str,
+        rules: RulesSpec,
         num_players: int | None = None,
         *,
         deterministic: bool = True,
         name: str | None = None,
-        **levels: Any,
+        action_levels: ActionLevels | Mapping[str, Sequence[Level] | None] | None = None,
     ) -> None:
-        self.rules = make_rules(rules) if isinstance(rules, str) else rules
-        unknown = sorted(set(levels) - set(LEVEL_KEYS))
-        if unknown:
-            raise TypeError(
-                f"ModelPolicy: unknown arguments {unknown}; level arguments are {list(LEVEL_KEYS)}"
-            )
+        self.rules = resolve_rules(rules)
         if isinstance(model_or_path, (str, Path)):
             self.model, self.config = load_checkpoint(model_or_path, self.rules)
             self.name = name or Path(model_or_path).stem
@@ -181,9 +109,8 @@ class ModelPolicy:
                 )
             self.model, self.config = model_or_path, {}
             self.name = name or type(model_or_path).__name__
-        chosen = {key: self.config.get(key) for key in LEVEL_KEYS}
-        chosen.update(levels)
-        self.table = ActionTable(self.rules, **chosen)
+        levels = action_levels if action_levels is not None else self.config.get("action_levels")
+        self.table = ActionTable(self.rules, levels)
         self.deterministic = deterministic
         self.num_players = num_players if num_players is not None else self.config.get("num_players")
         self._encoder: ObservationEncoder | None = None

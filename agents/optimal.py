@@ -24,7 +24,8 @@ import numpy as np
 
 from agents.scripted import Decision, ThresholdPlayer, active_hand, find, sized
 from pontoon_env.game.actions import Action, ActionKind, LegalAction
-from pontoon_env.game.hands import same_rank, same_value
+from pontoon_env.game import legality
+from pontoon_env.game.cards import CARD_RANK
 from pontoon_env.game.observation import HIDDEN, SeatView
 from pontoon_env.game.rules import Rules, make_rules
 
@@ -108,10 +109,8 @@ class OptimalPlayer(ThresholdPlayer):
         return Action(kind)
 
     def _pair(self, cards: Sequence[int]) -> bool:
-        if self.rules.split == "none":
-            return False
         first, second = cards
-        return same_value(first, second) if self.rules.split == "value" else same_rank(first, second)
+        return legality.pair_splits(CARD_RANK[first], CARD_RANK[second], self.rules)
 
     def __repr__(self) -> str:
         return f"OptimalPlayer(rules={self.rules.preset!r}, stand={self.stand})"

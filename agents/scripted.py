@@ -22,6 +22,7 @@ from typing import Literal, Optional, Union
 import numpy as np
 
 from pontoon_env.game.actions import Action, ActionKind, LegalAction, Phase
+from pontoon_env.game.legality import casino_dealer_draws
 from pontoon_env.game.cards import CARD_RANK, CARD_VALUE
 from pontoon_env.game.hands import hand_total
 from pontoon_env.game.observation import HIDDEN, HandView, SeatView
@@ -343,7 +344,7 @@ class CasinoDealer(BankerThreshold):
         super().__init__(stand=17)
 
     def draws(self, total: int, soft: bool) -> bool:
-        return total < 17 or (total == 17 and soft)
+        return casino_dealer_draws(total, soft)
 
 
 # ---------------------------------------------------------------------------- role-aware pairs

@@ -24,7 +24,7 @@ in the others without translation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Union
 
@@ -73,13 +73,13 @@ _PREFIX = {
     ActionKind.SELL_BANK: "sell",
     ActionKind.BID: "bid",
 }
-_LEVEL_ARGUMENT = {
-    ActionKind.STAKE: "stake_levels",
-    ActionKind.BUY: "buy_levels",
-    ActionKind.SHOOT: "shoot_levels",
-    ActionKind.KITTY: "kitty_levels",
-    ActionKind.SELL_BANK: "sale_levels",
-    ActionKind.BID: "bid_levels",
+_LEVEL_FIELD = {
+    ActionKind.STAKE: "stake",
+    ActionKind.BUY: "buy",
+    ActionKind.SHOOT: "shoot",
+    ActionKind.KITTY: "kitty",
+    ActionKind.SELL_BANK: "sale",
+    ActionKind.BID: "bid",
 }
 DEFAULT_STAKE_LEVEL_COUNT = 4
 
@@ -108,8 +108,69 @@ KIND_MEANING: dict[ActionKind, str] = {
 """What each action kind does, for the generated action tables."""
 
 
-def default_levels(rules: Rules) -> dict[str, tuple[Level, ...]]:
-    """The default amount levels of each amount kind under ``rules``, keyed by argument name.
+@dataclass(frozen=True)
+class ActionLevels:
+    """The amount levels of every amount kind: the one type every interface takes and saves.
+
+    Each field is a sequence of levels (see the module docstring) or ``None`` for the default of
+    :func:`default_levels`. Build one from a dict with :meth:`parse` (``{"stake": (1, 5, 10)}``);
+    :meth:`resolved` fills in the defaults for a rule set; :meth:`config` is its JSON form.
+    """
+
+    stake: tuple[Level, ...] | None = None
+    buy: tuple[Level, ...] | None = None
+    shoot: tuple[Level, ...] | None = None
+    kitty: tuple[Level, ...] | None = None
+    sale: tuple[Level, ...] | None = None
+    bid: tuple[Level, ...] | None = None
+
+    def __post_init__(self) -> None:
+        for name in LEVEL_FIELDS:
+            levels = getattr(self, name)
+            if levels is None:
+                continue
+            if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+                raise ValueError(f"action_levels[{name!r}]: expected a sequence of levels, got {levels!r}")
+            checked = tuple(_check_level(f"action_levels[{name!r}]", level) for level in levels)
+            if not checked:
+                raise ValueError(f"action_levels[{name!r}]: expected at least one level")
+            object.__setattr__(self, name, checked)
+
+    @classmethod
+    def parse(cls, spec: ActionLevels | Mapping[str, Sequence[Level] | None] | None) -> ActionLevels:
+        """An :class:`ActionLevels` from ``None``, itself, or a dict keyed by field name.
+
+        Raises:
+            ValueError: an unknown key or a malformed level (naming both).
+        """
+        if spec is None:
+            return cls()
+        if isinstance(spec, ActionLevels):
+            return spec
+        if not isinstance(spec, Mapping):
+            raise ValueError(
+                f"action_levels: expected a dict keyed by {list(LEVEL_FIELDS)} or an ActionLevels, got {spec!r}"
+            )
+        unknown = sorted(str(key) for key in spec if key not in LEVEL_FIELDS)
+        if unknown:
+            raise ValueError(f"action_levels: unknown keys {unknown}; expected some of {list(LEVEL_FIELDS)}")
+        return cls(**{key: (None if value is None else tuple(value)) for key, value in spec.items()})
+
+    def resolved(self, rules: Rules) -> ActionLevels:
+        """These levels with every ``None`` replaced by the default for ``rules``."""
+        defaults = default_levels(rules)
+        return ActionLevels(**{name: getattr(self, name) or getattr(defaults, name) for name in LEVEL_FIELDS})
+
+    def config(self) -> dict[str, list[Level] | None]:
+        """The levels as plain lists (for a checkpoint's JSON config)."""
+        return {name: None if getattr(self, name) is None else list(getattr(self, name)) for name in LEVEL_FIELDS}
+
+
+LEVEL_FIELDS: tuple[str, ...] = ("stake", "buy", "shoot", "kitty", "sale", "bid")
+
+
+def default_levels(rules: Rules) -> ActionLevels:
+    """The default amount levels of each amount kind under ``rules``.
 
     * stakes: four chip amounts spread evenly over ``[min_stake, max_stake]`` (fewer if they
       coincide), so the learner bets in fixed, readable amounts;
@@ -122,14 +183,14 @@ def default_levels(rules: Rules) -> dict[str, tuple[Level, ...]]:
     spread = np.linspace(rules.min_stake, rules.max_stake, DEFAULT_STAKE_LEVEL_COUNT)
     stakes = tuple(sorted({int(round(value)) for value in spread}))
     two, five = 2 * rules.max_stake, 5 * rules.max_stake
-    return {
-        "stake_levels": stakes,
-        "buy_levels": ("min", "max"),
-        "shoot_levels": ("min", 0.5, "max"),
-        "kitty_levels": ("min", 0.5, "max"),
-        "sale_levels": (0, two, five),
-        "bid_levels": ("min", two, five),
-    }
+    return ActionLevels(
+        stake=stakes,
+        buy=("min", "max"),
+        shoot=("min", 0.5, "max"),
+        kitty=("min", 0.5, "max"),
+        sale=(0, two, five),
+        bid=("min", two, five),
+    )
 
 
 def _check_level(argument: str, level: object) -> Level:
@@ -186,47 +247,20 @@ class ActionTable:
 
     Args:
         rules: the rules the table sizes its chip levels for.
-        stake_levels, buy_levels, shoot_levels, kitty_levels, sale_levels, bid_levels: the levels
-            of each amount kind (``None``: :func:`default_levels`).
+        levels: the amount levels (:class:`ActionLevels` or a dict); ``None`` fields take
+            :func:`default_levels`.
 
     Raises:
         ValueError: a malformed level, or two levels of one kind with the same name.
     """
 
-    def __init__(
-        self,
-        rules: Rules,
-        stake_levels: Sequence[Level] | None = None,
-        buy_levels: Sequence[Level] | None = None,
-        shoot_levels: Sequence[Level] | None = None,
-        kitty_levels: Sequence[Level] | None = None,
-        sale_levels: Sequence[Level] | None = None,
-        bid_levels: Sequence[Level] | None = None,
-    ) -> None:
+    def __init__(self, rules: Rules, levels: ActionLevels | Mapping[str, Sequence[Level] | None] | None = None) -> None:
         self.rules = rules
-        given = {
-            "stake_levels": stake_levels,
-            "buy_levels": buy_levels,
-            "shoot_levels": shoot_levels,
-            "kitty_levels": kitty_levels,
-            "sale_levels": sale_levels,
-            "bid_levels": bid_levels,
-        }
-        defaults = default_levels(rules)
-        self.levels: dict[str, tuple[Level, ...]] = {}
-        for argument, levels in given.items():
-            if levels is None:
-                levels = defaults[argument]
-            if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
-                raise ValueError(f"{argument}: expected a sequence of levels, got {levels!r}")
-            checked = tuple(_check_level(argument, level) for level in levels)
-            if not checked:
-                raise ValueError(f"{argument}: expected at least one level")
-            self.levels[argument] = checked
+        self.levels: ActionLevels = ActionLevels.parse(levels).resolved(rules)
         slots: list[ActionSlot] = []
         for kind in ACTION_ORDER:
             if kind in _PREFIX:
-                for level in self.levels[_LEVEL_ARGUMENT[kind]]:
+                for level in getattr(self.levels, _LEVEL_FIELD[kind]):
                     slots.append(ActionSlot(kind, level, level_name(kind, level)))
             else:
                 slots.append(ActionSlot(kind, None, kind.name.lower()))
@@ -256,12 +290,16 @@ class ActionTable:
         except KeyError:
             raise KeyError(f"unknown action name {name!r}; expected one of {self.names}") from None
 
-    def config(self) -> dict[str, list[Level]]:
+    def config(self) -> dict[str, list[Level] | None]:
         """The levels as plain lists (for a checkpoint's JSON config)."""
-        return {argument: list(levels) for argument, levels in self.levels.items()}
+        return self.levels.config()
 
-    def _legal_ids(self, legal: Sequence[LegalAction]) -> dict[int, Action]:
-        """Every legal id with the action it stands for now (first of equal amounts wins)."""
+    def legal_ids(self, legal: Sequence[LegalAction]) -> dict[int, Action]:
+        """Every legal id with the action it stands for now (of equal amounts, the first id wins).
+
+        Environments compute this once per decision and derive the mask (:meth:`mask_of`) and the
+        decoding from it.
+        """
         chosen: dict[int, Action] = {}
         for option in legal:
             used: set[int] = set()
@@ -273,12 +311,22 @@ class ActionTable:
                 chosen[action_id] = Action(option.kind, amount)
         return chosen
 
+    def mask_of(self, ids: Iterable[int]) -> np.ndarray:
+        """Boolean mask of shape ``(n,)`` with ``ids`` set."""
+        mask = np.zeros(self.n, dtype=bool)
+        mask[list(ids)] = True
+        return mask
+
     def mask(self, legal: Sequence[LegalAction]) -> np.ndarray:
         """Boolean mask of shape ``(n,)``: True for the ids legal now."""
-        mask = np.zeros(self.n, dtype=bool)
-        for action_id in self._legal_ids(legal):
-            mask[action_id] = True
-        return mask
+        return self.mask_of(self.legal_ids(legal))
+
+    def illegal_message(self, action_id: int, ids: Mapping[int, Action]) -> str:
+        """Why ``action_id`` cannot be played now, listing the legal ids (for errors and infos)."""
+        if not 0 <= action_id < self.n:
+            return f"action id {action_id} is out of range 0..{self.n - 1}"
+        offered = ", ".join(f"{index}={self.names[index]}" for index in sorted(ids)) or "none (round over)"
+        return f"action {action_id} ({self.names[action_id]}) is not legal now; legal: {offered}"
 
     def decode(self, action_id: int, legal: Sequence[LegalAction]) -> Action:
         """The engine :class:`Action` that ``action_id`` stands for now.
@@ -286,15 +334,10 @@ class ActionTable:
         Raises:
             IllegalActionError: the id is out of range or not legal now; the message lists the legal ids.
         """
-        chosen = self._legal_ids(legal)
+        chosen = self.legal_ids(legal)
         if action_id in chosen:
             return chosen[action_id]
-        if not 0 <= action_id < self.n:
-            raise IllegalActionError(f"action id {action_id} is out of range 0..{self.n - 1}")
-        offered = ", ".join(f"{index}={self.names[index]}" for index in sorted(chosen)) or "none (round over)"
-        raise IllegalActionError(
-            f"action {action_id} ({self.names[action_id]}) is not legal now; legal: {offered}"
-        )
+        raise IllegalActionError(self.illegal_message(action_id, chosen))
 
     def markdown_table(self) -> str:
         """Every id as a Markdown table: id, name, what it does."""
@@ -305,7 +348,7 @@ class ActionTable:
 
     def describe(self, legal: Sequence[LegalAction]) -> str:
         """The legal ids and names now, e.g. ``"1=stick, 2=twist"``."""
-        return ", ".join(f"{index}={self.names[index]}" for index in sorted(self._legal_ids(legal)))
+        return ", ".join(f"{index}={self.names[index]}" for index in sorted(self.legal_ids(legal)))
 
 
 # ------------------------------------------------------------------------------------- observations

@@ -6,10 +6,11 @@ depends only on his own hand (:class:`BankerRule`), so his final hand is indepen
 and every player hand can be valued by expectimax over the hand's sufficient statistic
 (best total, softness, number of cards, whether it twisted, its stake and last buy, ...).
 
-Settlement reuses the engine's pure helpers: hands are classified by
-:func:`pontoon_env.game.hands.classify` (on a representative card list of the statistic) and paid by
-:func:`pontoon_env.game.settlement.standing_hand_payout`, so the solver and the engine cannot disagree
-on who wins what.
+The solver restates no rule: which moves a hand has, when it stops, which pairs split and what
+class a finished hand is come from :mod:`pontoon_env.game.legality` (over the same
+:class:`~pontoon_env.game.hands.HandStat` the engine builds), and payouts from
+:func:`pontoon_env.game.settlement.standing_hand_payout`, so the solver and the engine cannot
+disagree on what is allowed or who wins what.
 
 Public API
 ----------
@@ -37,24 +38,20 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-from pontoon_env.game.cards import CARD_VALUE, card_code
+from pontoon_env.game import legality
+from pontoon_env.game.actions import ActionKind
+from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, RANK_PROBABILITY, VALUE_PROBABILITY, VALUES, rank_of_value
 from pontoon_env.game.hands import (
     BLACKJACK,
-    FIVE_CARDS,
     HandClass,
     HandResult,
-    classify,
+    HandStat,
+    add_card,
+    first_card_total,
     hand_total,
-    same_rank,
-    same_value,
 )
 from pontoon_env.game.rules import Rules, make_rules
-from pontoon_env.game.settlement import (
-    banker_natural_at_deal,
-    banker_natural_ends_round,
-    player_natural_paid_at_deal,
-    standing_hand_payout,
-)
+from pontoon_env.game.settlement import banker_natural_at_deal, standing_hand_payout
 
 __all__ = [
     "ACTIONS",
@@ -84,11 +81,11 @@ StakeMove = Literal["stake_min", "stake_max"]
 ACTIONS: tuple[str, ...] = ("stick", "twist", "buy_min", "buy_max", "double", "split")
 _LETTER = {"stick": "S", "twist": "T", "buy_min": "b", "buy_max": "B", "double": "D", "split": "P"}
 
-#: Card values 1 (ace) .. 10 (any ten-value card) and their infinite-deck probabilities.
-VALUES: tuple[int, ...] = tuple(range(1, 11))
-P_VALUE: dict[int, float] = {v: (4.0 if v == 10 else 1.0) / 13.0 for v in VALUES}
+#: Card values 1 (ace) .. 10 (any ten-value card) and their infinite-deck probabilities
+#: (:data:`pontoon_env.game.cards.VALUE_PROBABILITY`).
+P_VALUE = VALUE_PROBABILITY
 #: Probability that a card has one given rank (what a same-rank pair needs).
-P_RANK = 1.0 / 13.0
+P_RANK = RANK_PROBABILITY
 
 SUPPORTED_SETTLEMENTS = ("pagat", "casino", "pontoon_1939", "pontoon_2011")
 _TIE = 1e-12  # EV differences below this are ties, broken by ACTIONS order
@@ -132,8 +129,9 @@ class BankerRule:
 
 
 def default_banker_rule(rules: Rules) -> BankerRule:
-    """The casino dealer's rule for ``dealer_rule='hit_soft_17'``; otherwise stand on any 17."""
-    return BankerRule(17, hit_soft=rules.dealer_rule == "hit_soft_17")
+    """The casino dealer's rule (:func:`pontoon_env.game.legality.casino_dealer_draws`) for
+    ``dealer_rule='hit_soft_17'``; otherwise stand on any 17."""
+    return BankerRule(legality.CASINO_DEALER_STANDS, hit_soft=rules.dealer_rule == "hit_soft_17")
 
 
 class HandState(NamedTuple):
@@ -218,19 +216,8 @@ class Signal(NamedTuple):
 # --------------------------------------------------------------------------------------------------
 
 
-def _first(value: int) -> tuple[int, bool]:
-    """(total, soft) of a one-card hand."""
-    return (11, True) if value == 1 else (value, False)
-
-
-def _add(total: int, soft: bool, value: int) -> tuple[int, bool]:
-    """(total, soft) after drawing a card of ``value`` onto a hand of ``(total, soft)``."""
-    pip = (total - 10 if soft else total) + value
-    # A hard hand that holds an ace already has pip sum > 11, so only the softness flag and the
-    # new card decide whether an ace can count 11 now.
-    if (soft or value == 1) and pip + 10 <= BLACKJACK:
-        return pip + 10, True
-    return pip, False
+_first = first_card_total
+_add = add_card
 
 
 def _fill(count: int, target: int, low: int) -> list[int] | None:
@@ -262,11 +249,6 @@ def representative_values(total: int, soft: bool, n_cards: int) -> list[int] | N
         if rest is not None:
             return [1, *rest]
     return None
-
-
-def _codes(values: Iterable[int]) -> list[int]:
-    """Card codes for card values (suit spades; ten-value as the 10)."""
-    return [card_code(v - 1, 0) for v in values]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -306,56 +288,34 @@ class _Model:
             raise ValueError("the solver does not model shoot bets (rules.shoot=True)")
         self.rules = rules
         self.banker_rule = banker_rule
-        self.player_max_cards = FIVE_CARDS if rules.five_card_trick else 99
-        # RULES §1: "a hand that reaches five cards stops drawing" applies to the banker too, but
-        # only where he can make the trick: with dealer_five_card_trick off (D9) the engine lets him
-        # draw on by his rule past five cards (PontoonGame._banker_finished).
-        self.banker_max_cards = (
-            FIVE_CARDS if rules.five_card_trick and rules.dealer_five_card_trick else 99
-        )
-        self._player_results: dict[tuple[int, bool, int, bool], HandResult] = {}
-        self._banker_results: dict[tuple[int, bool, int], HandResult] = {}
+        self._player_results: dict[tuple[int, int, bool], HandResult] = {}
+        self._banker_results: dict[tuple[int, int], HandResult] = {}
         self.banker_index: dict[HandResult, int] = {}
         self._enumerate_banker_results()
         self._payout_vectors: dict[HandResult, np.ndarray] = {}
 
-    # -- classification -----------------------------------------------------------------------------
+    # -- classification and stops (pontoon_env.game.legality) -----------------------------------------
 
     def player_result(self, total: int, soft: bool, n_cards: int, split_hand: bool) -> HandResult:
-        """The :class:`HandResult` of a finished player hand, via :func:`classify`."""
-        key = (total, soft, n_cards, split_hand)
+        """The :class:`HandResult` of a finished player hand (:func:`legality.player_result`)."""
+        key = (total, n_cards, split_hand)
         result = self._player_results.get(key)
         if result is None:
-            values = representative_values(total, soft, n_cards)
-            if values is None:
-                raise ValueError(f"no hand has total {total}, soft={soft}, {n_cards} cards")
-            result = classify(
-                _codes(values),
-                split=split_hand,
-                five_card_trick=self.rules.five_card_trick,
-                split_pontoon_is_pontoon=self.rules.split_pontoon == "pontoon",
-            )
-            self._player_results[key] = result
+            stat = HandStat(total, soft, n_cards, split_hand)
+            result = self._player_results[key] = legality.player_result(stat, self.rules)
         return result
 
     def banker_result(self, total: int, soft: bool, n_cards: int) -> HandResult:
-        """The :class:`HandResult` of a finished banker hand."""
-        key = (total, soft, n_cards)
+        """The :class:`HandResult` of a finished banker hand (:func:`legality.banker_result`)."""
+        key = (total, n_cards)
         result = self._banker_results.get(key)
         if result is None:
-            values = representative_values(total, soft, n_cards)
-            if values is None:
-                raise ValueError(f"no hand has total {total}, soft={soft}, {n_cards} cards")
-            result = classify(
-                _codes(values),
-                five_card_trick=self.rules.five_card_trick and self.rules.dealer_five_card_trick,
-            )
-            self._banker_results[key] = result
+            result = self._banker_results[key] = legality.banker_result(HandStat(total, soft, n_cards), self.rules)
         return result
 
     def banker_stops(self, total: int, n_cards: int) -> bool:
-        """Forced stop: 21 (pontoon included), bust, or the card limit."""
-        return total >= BLACKJACK or n_cards >= self.banker_max_cards
+        """Forced stop (:func:`legality.banker_hand_stops`): 21, bust, or his card limit."""
+        return legality.banker_hand_stops(HandStat(total, False, n_cards), self.rules)
 
     def _enumerate_banker_results(self) -> None:
         """Index every banker final hand any drawing rule could reach (vectors are over these)."""
@@ -426,7 +386,7 @@ class _Model:
     def contexts(self, stake: int) -> list[_Context]:
         """The branches of the deal before the player plays (banker's double, banker's natural)."""
         rules = self.rules
-        ends = banker_natural_ends_round(rules)
+        ends = rules.banker_natural_at_deal
         if rules.banker_double:
             branches = [
                 (False, tuple(v for v in VALUES if v not in self.banker_rule.double_on)),
@@ -466,8 +426,9 @@ class _Model:
     # -- splitting ----------------------------------------------------------------------------------
 
     def can_split(self, value: int) -> bool:
-        """Whether a pair of cards of ``value`` may be split under the rules."""
-        return self.rules.split != "none" and (not self.rules.split_aces_only or value == 1)
+        """Whether a pair of cards of ``value`` may be split (:func:`legality.pair_splits`)."""
+        rank = rank_of_value(value)
+        return legality.pair_splits(rank, rank, self.rules)
 
     def pair_prob(self, value: int) -> float:
         """P(a new card pairs with a card of ``value``): same rank (1/13) or same value."""
@@ -561,8 +522,14 @@ class _SeatDP:
             self._stand[result] = ev
         return ev
 
+    def stat(self, s: HandState) -> HandStat:
+        """The engine's hand statistic of a DP state (what the legality functions read)."""
+        return HandStat(
+            s.total, s.soft, s.n_cards, s.split_hand, s.twisted, 0, s.last_buy, s.doubled, self.initial, s.stake
+        )
+
     def terminal(self, s: HandState) -> bool:
-        return s.total >= BLACKJACK or s.n_cards >= self.model.player_max_cards
+        return legality.player_hand_stops(self.stat(s), self.rules)
 
     def leaf(self, s: HandState) -> Value:
         """A hand that stops: bust (loses its stake at once) or stands to be settled."""
@@ -580,32 +547,27 @@ class _SeatDP:
 
     # -- moves --------------------------------------------------------------------------------------
 
-    def can_buy(self, s: HandState) -> bool:
-        rules = self.rules
-        if not rules.allow_buy or s.twisted:
-            return False
-        limit = rules.no_buy_fifth_at_or_below
-        return not (limit and s.n_cards == 4 and s.total <= limit)
-
     def buy_range(self, s: HandState) -> tuple[int, int]:
-        """Chips a buy may add: pagat [initial, 2x initial] then [initial, previous]; else [1, initial]."""
-        if self.rules.buy_limits == "pagat":
-            return self.initial, (s.last_buy or 2 * self.initial)
-        return 1, self.initial
+        """Chips a buy may add (:func:`legality.buy_limits`): pagat [initial, 2x initial] then
+        [initial, previous]; else [1, initial]."""
+        return legality.buy_limits(self.stat(s), self.rules)
 
     def legal(self, s: HandState) -> tuple[str, ...]:
-        """Legal play moves at a non-terminal hand (splitting is handled at pair nodes)."""
-        rules = self.rules
+        """Legal play moves at a non-terminal hand (splitting is handled at pair nodes), from
+        :func:`legality.player_moves` with buys at either end of their range."""
         moves = []
-        if s.total >= rules.stick_min:
-            moves.append("stick")
-        moves.append("twist")
-        if self.can_buy(s):
-            low, high = self.buy_range(s)
-            # "buy_min" is offered only when it differs from "buy_max" (e.g. not at a 1-chip stake).
-            moves += ["buy_min", "buy_max"] if low < high else ["buy_max"]
-        if rules.double_allowed and not s.doubled and 2 <= s.n_cards <= 4:
-            moves.append("double")
+        for option in legality.player_moves(self.stat(s), self.rules):
+            kind = option.kind
+            if kind == ActionKind.STICK:
+                moves.append("stick")
+            elif kind == ActionKind.TWIST:
+                moves.append("twist")
+            elif kind == ActionKind.BUY:
+                # "buy_min" is offered only when it differs from "buy_max" (e.g. not at a 1-chip stake).
+                low, high = option.min_amount, option.max_amount
+                moves += ["buy_min", "buy_max"] if low < high else ["buy_max"]
+            elif kind == ActionKind.DOUBLE:
+                moves.append("double")
         return tuple(moves)
 
     def successors(self, s: HandState, move: str) -> list[tuple[float, HandState]]:
@@ -708,7 +670,7 @@ class _SeatDP:
             m: (lambda m=m: self._plus(self.q(s, m), self.pairs_value(value, hands, pairs - 1)))
             for m in legal
         }
-        if hands < self.rules.max_split_hands:
+        if legality.split_denial(self.stat(s), self.rules, pair=True, hands_held=hands) is None:
             options["split"] = lambda: self.split_value(value, hands, pairs)
             legal = (*legal, "split")
         out = self.choose(
@@ -767,7 +729,7 @@ class _SeatDP:
     def natural_at_deal(self) -> Value:
         """A player's (unsplit) natural when the rules pay it at the deal (1939: 3, unless the
         banker, whose natural is only revealed at settlement, holds one too)."""
-        paid = player_natural_paid_at_deal(self.rules)
+        paid = self.rules.natural_paid_at_deal
         model = self.model
         natural = model.player_result(21, True, 2, False)
         banker_nat = model.banker_result(21, True, 2)
@@ -780,7 +742,7 @@ class _SeatDP:
     def root(self, first: int, second: int, pair: bool) -> Value:
         """Value of the initial two-card hand (a pair only when ``pair`` and splitting is allowed)."""
         total, soft = _add(*_first(first), second)
-        if total == BLACKJACK and player_natural_paid_at_deal(self.rules):
+        if total == BLACKJACK and self.rules.natural_paid_at_deal:
             return self.natural_at_deal()
         if pair and self.model.can_split(first):
             return self.pair_node(first, 1, 1, split_hand=False)
@@ -1184,9 +1146,7 @@ def banker_outcomes(rules: Rules | str, banker_rule: BankerRule | None = None) -
 
 
 def _is_pair(rules: Rules, cards: Sequence[int]) -> bool:
-    if len(cards) != 2 or rules.split == "none":
-        return False
-    return same_value(cards[0], cards[1]) if rules.split == "value" else same_rank(cards[0], cards[1])
+    return len(cards) == 2 and legality.pair_splits(CARD_RANK[cards[0]], CARD_RANK[cards[1]], rules)
 
 
 def scripted_move(
@@ -1231,7 +1191,7 @@ def scripted_move(
         stake = initial_stake + last_buy
     state = HandState(total, soft, len(cards), twisted, stake, last_buy, doubled, split_hand)
     pair_value = 0
-    if "split" in legal and _is_pair(rules, cards) and solution._solver.model.can_split(CARD_VALUE[cards[0]]):
+    if "split" in legal and _is_pair(rules, cards):
         pair_value = CARD_VALUE[cards[0]]
     values = solution.action_values(
         state,

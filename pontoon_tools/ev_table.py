@@ -21,30 +21,9 @@ from typing import Union
 
 import numpy as np
 
-from agents.base import Policy
 from pontoon_env.game.engine import PontoonGame
-from pontoon_env.game.observation import observe
 from pontoon_env.game.rules import Rules, make_rules
-
-Seating = Union[Mapping[int, Policy], Sequence[Policy]]  # noqa: UP007 (a runtime alias)
-"""One policy per seat: a mapping seat -> policy or a sequence indexed by seat."""
-
-
-def _seat_policies(policies: Seating, num_seats: int) -> list[Policy]:
-    if isinstance(policies, Mapping):
-        missing = [seat for seat in range(num_seats) if seat not in policies]
-        extra = [seat for seat in policies if not (isinstance(seat, int) and 0 <= seat < num_seats)]
-        if missing or extra:
-            raise ValueError(
-                f"policies: expected one policy for each seat 0..{num_seats - 1}; "
-                f"missing {missing}, unknown {extra}"
-            )
-        return [policies[seat] for seat in range(num_seats)]
-    seated = list(policies)
-    if len(seated) != num_seats:
-        raise ValueError(f"policies: expected {num_seats} policies (one per seat), got {len(seated)}")
-    return seated
-
+from pontoon_env.game.runner import Seating, chooser, keep_banker, play_round
 
 def play_rounds(
     rules: Rules | str,
@@ -75,36 +54,22 @@ def play_rounds(
         num_players: number of player seats (default: one per policy less the banker).
 
     Returns:
-        ``int64`` array of shape ``(num_rounds, seats)``: the net chips of each seat in each round
-        (from the round's ledger, so kitty and pool movements count for the seat that paid).
+        ``int64`` array of shape ``(num_rounds, seats)``: each seat's result in each round, from
+        the round's ledger (chips plus the kitty it owns, D22).
     """
     rules = make_rules(rules) if isinstance(rules, str) else rules
     count = len(policies)
     players = count - 1 if num_players is None else num_players
     game = PontoonGame(rules, players, seed=seed, banker=banker)
-    seated = _seat_policies(policies, game.num_seats)
+    seated = chooser(policies, game.num_seats)
     rng = np.random.default_rng(None if seed is None else seed + 1)
-    nets = np.zeros((num_rounds, game.num_seats), dtype=np.int64)
+    results = np.zeros((num_rounds, game.num_seats), dtype=np.int64)
     for index in range(num_rounds):
         dealt = game.dealer_rounds
-        game.new_round()
-        while not game.is_round_over:
-            seat = game.current_seat
-            legal = game.legal_actions()
-            game.apply(seated[seat].act(observe(game, seat), legal, rng))
-        for transfer in game.ledger:
-            if isinstance(transfer.payer, int):
-                nets[index, transfer.payer] -= transfer.amount
-            if isinstance(transfer.payee, int):
-                nets[index, transfer.payee] += transfer.amount
-        if fixed_banker and (game.banker != banker or game.take_over_candidates):
-            # The engine has no "fixed bank" option, so put the bank back by hand (and drop a
-            # pending 2011 take-over offer). dealer_rounds counts on as if the bank had stayed:
-            # the 1850 brulet and misericorde look at a dealer's first round.
-            game.banker = banker
-            game.take_over_candidates = []
-            game.dealer_rounds = dealt + 1
-    return nets
+        results[index] = play_round(game, seated, rng)
+        if fixed_banker:
+            keep_banker(game, banker, dealt)
+    return results
 
 
 def mean_ci(values: np.ndarray) -> tuple[float, float]:

@@ -218,11 +218,7 @@ def play_match(
 
 def _record_round(game: PontoonGame, index: int, arrays: dict[str, np.ndarray], kitty_before: int) -> None:
     banker = game.banker_seat_of_round
-    for seat in range(game.num_seats):
-        arrays["net"][index, seat] = game.seat_net(seat)
-    # Shoot: the kitty is the banker's own money (he keeps it when the bank passes), so what it
-    # gained or lost this round is his result too, not a loss to a third party.
-    arrays["net"][index, banker] += game.kitty - kitty_before
+    arrays["net"][index] = game.ledger.results(game.num_seats)  # chips plus owned kitty (D22)
     for player in game.players:
         seat = player.seat
         for hand in player.hands:
@@ -609,7 +605,7 @@ class EvaluateSettings:
 
 def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) -> tuple[Rules, int]:
     """The table's rules and size: as given, else from the first checkpoint's config, else pagat / 4."""
-    from pontoon_env.envs.gymnasium_env import resolve_rules
+    from pontoon_env.game.rules import resolve_rules
 
     config = None
     for spec in specs:

@@ -181,7 +181,7 @@ def explain_settlement(game: PontoonGame, seat: int | None = None) -> str:
         lines.append("  (no chips moved)")
     lines.append(
         "this round: "
-        + ", ".join(f"seat {index} {game.seat_net(index):+d}" for index in range(game.num_seats))
+        + ", ".join(f"seat {index} {game.seat_result(index):+d}" for index in range(game.num_seats))
     )
     lines.append(
         "totals:     " + ", ".join(f"seat {index} {chips:+d}" for index, chips in enumerate(game.balances))

@@ -46,7 +46,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from pontoon_env.envs.gymnasium_env import resolve_rules
+from agents.checkpoint import CheckpointError, check_compatible, read_config
+from pontoon_env.game.rules import resolve_rules
 from pontoon_tools.evaluation import (
     estimate,
     guess_role,
@@ -409,68 +410,7 @@ def hyperparameters(settings: TrainSettings) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------------
 
 
-def checkpoint_error(message: str) -> Exception:
-    """The checkpoint error type shared with :mod:`agents.model` (a ValueError there)."""
-    try:
-        from agents.model import CheckpointError
-    except ImportError:  # pragma: no cover - agents ships with the package
-        return TrainingError(message)
-    return CheckpointError(message)
-
-
-COMPATIBILITY_KEYS = ("role", "num_players", "obs_size", "n_actions", "action_names", "algo")
-
-
-def read_config(checkpoint: str | Path) -> tuple[Path, dict[str, Any]]:
-    """Find a checkpoint (a ``.zip``, the suffix optional, or a run directory) and read its config.
-
-    Raises:
-        CheckpointError: the path or its config.json does not exist.
-    """
-    path = Path(checkpoint)
-    if path.is_dir():
-        path = path / MODEL_FILE
-    if not path.exists() and path.with_suffix(".zip").exists():
-        path = path.with_suffix(".zip")
-    if not path.is_file():
-        raise checkpoint_error(
-            f"checkpoint {str(checkpoint)!r} does not exist (expected a model .zip written by train.py, or its run "
-            "directory holding model.zip)"
-        )
-    for candidate in (path.with_suffix(".json"), path.parent / CONFIG_FILE):
-        if candidate.is_file():
-            return path, json.loads(candidate.read_text())
-    raise checkpoint_error(
-        f"checkpoint {str(path)!r} has no {CONFIG_FILE} beside it, so its rules, table size and action layout "
-        "are unknown; train.py writes one into every run directory"
-    )
-
-
-def check_compatible(path: Path, found: Mapping[str, Any], expected: Mapping[str, Any]) -> None:
-    """Refuse to resume a checkpoint trained for other rules, another table or another algorithm.
-
-    Raises:
-        CheckpointError: naming the checkpoint, each differing setting, what this run expects and
-            what the checkpoint holds.
-    """
-    differences = []
-    trained_rules, wanted_rules = found.get("rules", {}), expected.get("rules", {})
-    for option in sorted(set(trained_rules) | set(wanted_rules)):
-        if trained_rules.get(option) != wanted_rules.get(option):
-            differences.append(
-                f"rules option {option!r}: expected {wanted_rules.get(option)!r}, found {trained_rules.get(option)!r}"
-            )
-    for key in COMPATIBILITY_KEYS:
-        if key in expected and key in found and found[key] != expected[key]:
-            wanted, got = expected[key], found[key]
-            if key == "action_names":
-                wanted, got = f"{len(wanted)} names {wanted}", f"{len(got)} names {got}"
-            differences.append(f"{key}: expected {wanted!r}, found {got!r}")
-    if differences:
-        raise checkpoint_error(
-            f"checkpoint {str(path)!r} is incompatible with this run (preset {expected['rules'].get('preset')!r}, "
-            f"{expected.get('num_players')} players, role {expected.get('role')!r}):\n  - " + "\n  - ".join(differences)
-        )
+checkpoint_error = CheckpointError
 
 
 # --------------------------------------------------------------------------------------------------
@@ -818,8 +758,8 @@ class Trainer:
             return None
         from agents.model import ModelPolicy
 
-        levels = {key: value for key, value in self.env_config.items() if key.endswith("_levels")}
-        learner = ModelPolicy(model, self.rules, self.settings.seats, **levels)
+        levels = self.env_config.get("action_levels")
+        learner = ModelPolicy(model, self.rules, self.settings.seats, action_levels=levels)
         if not self.tables:
             self.tables = eval_tables(self.settings, self.rules, self.role, self.opponents)
         point: dict[str, Any] = {"timesteps": steps, "wall_s": round(time.perf_counter() - self.started, 1)}

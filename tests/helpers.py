@@ -68,8 +68,13 @@ def kinds(game: PontoonGame) -> set[str]:
 
 
 def nets(game: PontoonGame) -> dict[int, int]:
-    """Every seat's net chips in this round's ledger."""
-    return {seat: game.seat_net(seat) for seat in range(game.num_seats)}
+    """Every seat's result in this round's ledger: chips plus the kitty it owns (D22)."""
+    return {seat: game.seat_result(seat) for seat in range(game.num_seats)}
+
+
+def chips(game: PontoonGame) -> dict[int, int]:
+    """Every seat's plain chip change in this round's ledger (the kitty counted as elsewhere)."""
+    return {seat: game.ledger.chips(seat) for seat in range(game.num_seats)}
 
 
 def reasons(game: PontoonGame) -> list[tuple[object, object, int, str]]:

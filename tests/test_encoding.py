@@ -94,7 +94,7 @@ def test_stake_levels_are_clipped_to_a_finite_bankroll():
 
 
 def test_fraction_levels_and_custom_levels():
-    table = ActionTable(make_rules("shoot"), shoot_levels=[0.25, "max"], stake_levels=[2, 5])
+    table = ActionTable(make_rules("shoot"), {"shoot": [0.25, "max"], "stake": [2, 5]})
     assert "shoot:25%" in table.names and "stake:2" in table.names and "stake:1" not in table.names
     game = game_at("shoot", [])
     game.apply(Action(ActionKind.KITTY, 9))
@@ -108,8 +108,13 @@ def test_fraction_levels_and_custom_levels():
 
 @pytest.mark.parametrize("levels", [[-1], [1.5], ["half"], [True], [], "max", [1, 1]])
 def test_malformed_levels_are_refused(levels):
-    with pytest.raises(ValueError, match="stake_levels|duplicate"):
-        ActionTable(make_rules("pagat"), stake_levels=levels)
+    with pytest.raises(ValueError, match=r"action_levels\['stake'\]|duplicate"):
+        ActionTable(make_rules("pagat"), {"stake": levels})
+
+
+def test_unknown_level_kinds_are_named():
+    with pytest.raises(ValueError, match=r"unknown keys \['stakes'\]"):
+        ActionTable(make_rules("pagat"), {"stakes": [1]})
 
 
 def test_unknown_action_name_lists_valid_names():

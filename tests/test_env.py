@@ -15,7 +15,8 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import pontoon_env  # noqa: F401 - registers the ids
 from pontoon_env import PRESETS, Action, ActionKind, IllegalActionError, LegalAction, RulesError
-from pontoon_env.envs.gymnasium_env import PolicyError, PontoonEnv
+from pontoon_env.envs.gymnasium_env import PontoonEnv
+from pontoon_env.game.runner import PolicyError
 from pontoon_env.game.observation import SeatView
 
 
@@ -142,16 +143,16 @@ def test_docstring_has_the_gymnasium_sections_and_the_index_table():
 @pytest.mark.parametrize("role", ["player", "banker"])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_round_rewards_sum_to_the_ledger(preset, role):
-    env = gym.make("Pontoon-v0", rules=preset, role=role, num_players=3)
+    env = gym.make("Pontoon-v0", rules=preset, role=role, num_players=3, info_level="full")
     rng = np.random.default_rng(1)
     for episode in range(6):
         rewards, infos = play_episode(env, rng, seed=episode)
         game = env.unwrapped.game
         seat = infos[-1]["seat"]
-        assert sum(rewards) * game.rules.min_stake == pytest.approx(game.seat_net(seat))
-        assert infos[-1]["round_net"] == game.seat_net(seat)
-        assert infos[-1]["settlement"]["net"].get(str(seat), 0) == game.seat_net(seat)
-        assert infos[-1]["ledger"] == infos[-1]["settlement"]["ledger"]
+        assert sum(rewards) * game.rules.min_stake == pytest.approx(game.seat_result(seat))
+        assert infos[-1]["round_result"] == game.seat_result(seat)
+        assert infos[-1]["settlement"]["result"][str(seat)] == game.seat_result(seat)
+        assert infos[-1]["settlement"]["ledger"] == game.ledger.as_dicts()
 
 
 @pytest.mark.parametrize("preset", ["pagat", "shoot", "vingt_un_1850"])
@@ -168,14 +169,15 @@ def test_session_rewards_sum_to_every_round_of_the_session(preset):
     rewards, infos = play_episode(env, rng, seed=4)
     game = env.unwrapped.game
     seat = infos[0]["seat"]
-    round_nets = [report["round_net"] for info in infos for report in info.get("rounds", [])]
-    assert game.round_index == len(round_nets) == 6
-    assert sum(rewards) * game.rules.min_stake == pytest.approx(sum(round_nets))
-    assert sum(round_nets) == game.balances[seat] - game.rules.bankroll
+    round_results = [report["round_result"] for info in infos for report in info.get("rounds", [])]
+    assert game.round_index == len(round_results) == 6
+    assert sum(rewards) * game.rules.min_stake == pytest.approx(sum(round_results))
+    owned = game.kitty if seat == game.banker else 0  # D22: the banker's kitty is his
+    assert sum(round_results) == game.balances[seat] - game.rules.bankroll + owned
 
 
 def test_a_stacked_deck_gives_a_known_reward():
-    env = gym.make("Pontoon-v0", rules="pagat", num_players=1, opponents={"banker": Stand()})
+    env = gym.make("Pontoon-v0", rules="pagat", num_players=1, opponents={"banker": Stand()}, info_level="seat")
     obs, info = env.reset(seed=0, options={"deck": ["9S", "7H", "KD", "8C"]})
     names = env.unwrapped.action_names
     assert env.unwrapped.game.players[0].hands[0].cards == [pontoon_env.parse_card("9S")]
@@ -183,7 +185,7 @@ def test_a_stacked_deck_gives_a_known_reward():
     assert (reward, terminated) == (0.0, False)
     obs, reward, terminated, _, info = env.step(names.index("stick"))  # 19 against the banker's 15
     assert terminated and reward == 4.0
-    assert info["settlement"]["hands"][0]["payout"] == 4 and info["round_net"] == 4
+    assert info["settlement"]["hands"][0]["payout"] == 4 and info["round_result"] == 4
 
 
 def test_same_seed_same_trajectory():
@@ -221,7 +223,7 @@ def test_round_episodes_deal_on_at_the_same_table_until_a_seed_is_given():
 
 
 def test_masks_agree_everywhere_and_illegal_actions_raise():
-    env = gym.make("Pontoon-v0", rules="pagat", num_players=2, dict_observation=True)
+    env = gym.make("Pontoon-v0", rules="pagat", num_players=2, dict_observation=True, illegal_action="raise")
     obs, info = env.reset(seed=5)
     mask = env.unwrapped.action_masks()
     assert np.array_equal(mask, info["action_mask"]) and np.array_equal(mask, obs["action_mask"].astype(bool))
@@ -233,7 +235,7 @@ def test_masks_agree_everywhere_and_illegal_actions_raise():
 
 
 def test_penalty_mode_ends_the_episode():
-    env = gym.make("Pontoon-v0", rules="pagat", illegal_action="penalty", illegal_penalty=-3.0)
+    env = gym.make("Pontoon-v0", rules="pagat", illegal_penalty=-3.0)  # "penalty" is the default
     env.reset(seed=0)
     _, reward, terminated, truncated, info = env.step(env.unwrapped.action_names.index("draw"))
     assert (reward, terminated, truncated) == (-3.0, True, False)
@@ -302,7 +304,7 @@ def test_rules_as_a_dict_and_bankroll_limits():
         num_players=2,
         episode="session",
         session_rounds=200,
-        stake_levels=[1, 10],
+        action_levels={"stake": [1, 10]},
     )
     rules = env.unwrapped.rules
     assert (rules.preset, rules.decks, rules.bankroll) == ("casino", 2, 25)
@@ -365,7 +367,7 @@ def test_maskable_ppo_trains_and_plays_as_an_opponent(tmp_path):
     rewards, _ = play_episode(table, np.random.default_rng(0), seed=0)  # a model never plays illegally
     for _ in range(8):
         play_episode(table, np.random.default_rng(0))
-    policy, _ = table.unwrapped._policy(1, banker=False)
+    policy = table.unwrapped.opponents.policy(1, banker=False)
     assert isinstance(policy, ModelPolicy)
 
     with pytest.raises(CheckpointError, match="trained for preset 'pagat'.*'casino'"):

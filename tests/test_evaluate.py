@@ -87,7 +87,7 @@ def _one_card_case_payoffs() -> tuple[list[int], float]:
             seat = game.current_seat
             game.apply(policies[seat].act(observe(game, seat), game.legal_actions(), np.random.default_rng(0)))
         assert len(game.banker_hands[0].cards) == 3  # exactly one random card was used
-        payoffs.append(game.seat_net(1))
+        payoffs.append(game.seat_result(1))
     return prefix, float(np.mean(payoffs))
 
 

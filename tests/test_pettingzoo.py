@@ -53,9 +53,12 @@ def test_rewards_sum_to_each_seats_chips(preset):
         game = environment.game
         start = game.rules.bankroll
         for seat, agent in enumerate(environment.possible_agents):
-            assert totals[agent] * game.rules.min_stake == pytest.approx(game.balances[seat] - start)
-        # Chips are conserved: what the seats lost went to the kitty or the brûlet pool.
-        assert sum(totals.values()) * game.rules.min_stake == pytest.approx(-(game.kitty + game.pool))
+            # D22: a seat's result is its chips plus the kitty it owns (the banker's; an old
+            # banker took his back when the bank passed).
+            owned = game.kitty if seat == game.banker else 0
+            assert totals[agent] * game.rules.min_stake == pytest.approx(game.balances[seat] - start + owned)
+        # Chips are conserved: what the seats lost together went to the brûlet pool.
+        assert sum(totals.values()) * game.rules.min_stake == pytest.approx(-game.pool)
         assert game.round_index >= 4
 
 
@@ -109,5 +112,5 @@ def test_stacked_deck_and_settlement_info():
     environment.step(environment.action_names.index("stake:10"))
     while not all(environment.terminations.values()):
         environment.step(environment.action_names.index("stand"))  # the banker stands on 17
-    assert environment.infos[player]["round_net"] == 20  # a pontoon wins double
+    assert environment.infos[player]["round_result"] == 20  # a pontoon wins double
     assert environment.rewards[player] == 20.0

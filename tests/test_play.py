@@ -44,7 +44,7 @@ def test_one_scripted_round_end_to_end() -> None:
     assert "=== settlement ===" in text and "ledger:" in text and "this round:" in text
     assert "seat 1 (you) hand 1:" in text and "stake 3" in text
     report = game.round_report()
-    assert f"seat 1 {game.seat_net(1):+d}" in text  # the round's net is explained
+    assert f"seat 1 {game.seat_result(1):+d}" in text  # the round's net is explained
     assert text.count(" pays ") == len(report["ledger"])
     assert "sticks (you)" in text or "twists (you)" in text  # this seed gives the human a turn
     assert "Goodbye" in text

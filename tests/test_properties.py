@@ -127,8 +127,11 @@ class Table:
         if game.phase == Phase.PLAYER_TURN:
             player = game.players[game._turn]
             hand = player.hands[player.active]
-            total, _ = hand_total(hand.cards)
-            assert total < 21 and not hand.done
+            # An independent reading of the drawing rules (not pontoon_env.game.legality, on purpose):
+            # a hand decides under 21, or on a soft 21 of 3+ cards where D19 lets it draw.
+            total, soft = hand_total(hand.cards)
+            soft_21_draws = rules.draw_on_soft_21 and soft and total == 21 and len(hand.cards) >= 3
+            assert (total < 21 or soft_21_draws) and not hand.done
             buy = offered.get(ActionKind.BUY)
             if rules.buy_limits == "pagat":
                 low, high = hand.initial, hand.last_buy or 2 * hand.initial
@@ -136,6 +139,7 @@ class Table:
                 low, high = 1, hand.initial
             may_buy = (
                 rules.allow_buy
+                and total < 21  # D4: never at 21
                 and not hand.twisted
                 and not (len(hand.cards) == 4 and total <= rules.no_buy_fifth_at_or_below)
             )
@@ -169,8 +173,18 @@ class Table:
                 assert banker in (t.payer, t.payee) and {t.payer, t.payee} <= set(range(game.num_seats))
             elif t.reason == "natural" and self.rules.settlement != "vingt_un_1800":
                 assert t.payer == banker
-        assert report["net"] == {str(k): v for k, v in _net(game).items()}
-        assert sum(report["net"].values()) == 0
+        # D22: a seat's result is its chip change plus the changes of the kitty it owned.
+        net = _net(game)
+        for seat in range(game.num_seats):
+            owned = sum(
+                (t.amount if t.payee == "kitty" else -t.amount)
+                for t in game.ledger
+                if "kitty" in (t.payer, t.payee) and t.kitty_owner == seat
+            )
+            assert report["result"][str(seat)] == net.get(seat, 0) + owned
+        assert all(t.kitty_owner is not None for t in game.ledger if "kitty" in (t.payer, t.payee))
+        assert report["kitty"] == net.get("kitty", 0) and report["pool"] == net.get("pool", 0)
+        assert sum(report["result"].values()) + report["pool"] == 0
 
     # -------------------------------------------------------------- illegal actions
 
@@ -258,7 +272,7 @@ def test_same_seed_same_trajectory(variant, players, seed):
         table = Table(preset, overrides, players, seed)
         for _ in range(3):
             table.play_round(illegal_every=0.0)
-        runs.append((table.trajectory, table.game.pack.cards, [t.__dict__ for t in table.game.ledger]))
+        runs.append((table.trajectory, table.game.pack.cards, list(table.game.ledger)))
     assert runs[0] == runs[1]
 
 

@@ -46,11 +46,11 @@ def settle(preset: str, player: str, banker: str, **overrides):
 
 
 def net_1939(player: str, banker: str) -> int:
-    return settle("pontoon_1939", player, banker).seat_net(1)
+    return settle("pontoon_1939", player, banker).seat_result(1)
 
 
 def net_2011(player: str, banker: str, **overrides) -> int:
-    return settle("pontoon_2011", player, banker, **overrides).seat_net(1)
+    return settle("pontoon_2011", player, banker, **overrides).seat_result(1)
 
 
 # ----------------------------------------------------------------------------- Pontoon 1939
@@ -91,7 +91,7 @@ def test_1939_natural_paid_already_whatever_the_banker_makes(banker):
         players=2,
     )
     assert game.phase == Phase.ROUND_OVER
-    assert game.seat_net(1) == 3 * STAKE and reasons(game)[0] == (0, 1, 3 * STAKE, "natural")
+    assert game.seat_result(1) == 3 * STAKE and reasons(game)[0] == (0, 1, 3 * STAKE, "natural")
 
 
 def test_1939_natural_takes_the_bank_next_round_nearest_bankers_left():

@@ -82,7 +82,7 @@ def test_casino_double_on_two_three_or_four_cards():
 
 def test_casino_no_stand_on_a_double_of_a_made_hand_without_its_card():
     game = deal("casino", ["10S", "10C", "9S", "9C", "KH"], [("stake", STAKE), "double"])
-    assert hand(game, 1).bust and game.seat_net(1) == -2 * STAKE
+    assert hand(game, 1).bust and game.seat_result(1) == -2 * STAKE
 
 
 def test_casino_split_cards_of_same_value():
@@ -158,48 +158,48 @@ def test_casino_player_pontoon_paid_two_to_one():
 
 def test_casino_player_five_card_trick_paid_two_to_one():
     game = dealer_round(["2S", "3S", "2H", "3H", "4S"], ["10C", "9C"], ["twist", "twist", "twist"])
-    assert game.seat_net(1) == 2 * STAKE
+    assert game.seat_result(1) == 2 * STAKE
 
 
 def test_casino_player_five_card_trick_paid_two_to_one_when_dealer_busts():
     game = dealer_round(["2S", "3S", "2H", "3H", "4S"], ["10C", "6C", "KC"], ["twist", "twist", "twist"])
-    assert game.seat_net(1) == 2 * STAKE
+    assert game.seat_result(1) == 2 * STAKE
 
 
 def test_casino_higher_total_paid_one_to_one():
     game = dealer_round(["10S", "9S"], ["10C", "8C"], ["stick"])
-    assert game.seat_net(1) == STAKE
+    assert game.seat_result(1) == STAKE
 
 
 def test_casino_twenty_one_paid_one_to_one():
     game = dealer_round(["7S", "4S", "KS"], ["10C", "8C"], ["twist"])
-    assert game.seat_net(1) == STAKE
+    assert game.seat_result(1) == STAKE
 
 
 def test_casino_dealer_bust_pays_one_to_one():
     game = dealer_round(["10S", "9S"], ["10C", "6C", "KC"], ["stick"])
-    assert game.seat_net(1) == STAKE
+    assert game.seat_result(1) == STAKE
 
 
 def test_casino_ties_go_to_the_dealer():
     game = dealer_round(["10S", "8S"], ["10C", "8C"], ["stick"])
-    assert game.seat_net(1) == -STAKE
+    assert game.seat_result(1) == -STAKE
     game = dealer_round(["7S", "4S", "KS"], ["5C", "6C", "KC"], ["twist"])  # 21 against 21
-    assert game.seat_net(1) == -STAKE
+    assert game.seat_result(1) == -STAKE
 
 
 def test_casino_lower_total_loses_one():
     game = dealer_round(["10S", "7S"], ["10C", "8C"], ["stick"])
-    assert game.seat_net(1) == -STAKE
+    assert game.seat_result(1) == -STAKE
 
 
 def test_casino_dealer_five_card_trick_beats_everything_but_a_pontoon():
     game = dealer_round(["7S", "4S", "KS"], ["2C", "2D", "3C", "3D", "4C"], ["twist"])
-    assert game.seat_net(1) == -STAKE  # a 21 loses 1:1
+    assert game.seat_result(1) == -STAKE  # a 21 loses 1:1
     game = dealer_round(["2S", "3S", "2H", "3H", "4S"], ["2C", "2D", "3C", "3D", "4C"], ["twist"] * 3)
-    assert game.seat_net(1) == -STAKE  # five-card trick against five-card trick: the tie to the dealer
+    assert game.seat_result(1) == -STAKE  # five-card trick against five-card trick: the tie to the dealer
     game = dealer_round(["AS", "KS"], ["2C", "2D", "3C", "3D", "4C"], [])
-    assert game.seat_net(1) == 2 * STAKE
+    assert game.seat_result(1) == 2 * STAKE
 
 
 def test_casino_dealer_five_card_trick_option_off():
@@ -209,12 +209,12 @@ def test_casino_dealer_five_card_trick_option_off():
         ["10S", "9S"], ["2C", "2D", "3C", "3D", "4C", "4D"], ["stick"], dealer_five_card_trick=False
     )
     assert len(game.banker_hands[0].cards) == 6 and game.banker_hands[0].total() == 18
-    assert game.seat_net(1) == STAKE
+    assert game.seat_result(1) == STAKE
 
 
 def test_casino_doubled_hand_settles_on_the_doubled_stake():
     game = dealer_round(["5S", "6S", "9D"], ["10C", "8C"], ["double", "stick"])
-    assert hand(game, 1).stake == 2 * STAKE and game.seat_net(1) == 2 * STAKE
+    assert hand(game, 1).stake == 2 * STAKE and game.seat_result(1) == 2 * STAKE
 
 
 def test_casino_plays_with_eight_decks():

@@ -51,8 +51,8 @@ def settle(player: str, banker: str, preset: str = "pagat", stake: int = STAKE, 
 
 def player_net(player: str, banker: str, **overrides) -> int:
     game = settle(player, banker, **overrides)
-    assert game.seat_net(1) == -game.seat_net(0)
-    return game.seat_net(1)
+    assert game.seat_result(1) == -game.seat_result(0)
+    return game.seat_result(1)
 
 
 def test_pagat_banker_bust_pays_pontoon_double():
@@ -142,7 +142,7 @@ def test_pagat_five_card_hand_totalling_21_is_a_five_card_trick():
     )
     assert hand(game, 1).total() == 21 and len(hand(game, 1).cards) == 5
     assert game.round_report()["hands"][0]["hand_class"] == "five_card_trick"
-    assert game.seat_net(1) == 6
+    assert game.seat_result(1) == 6
 
 
 def test_pagat_settlement_multiplies_the_current_stake_after_buys():

@@ -7,7 +7,7 @@ bets in turn, the second cards and the players' turns.
 from __future__ import annotations
 
 import pytest
-from helpers import deal, hand, hands, kinds, legal, nets, play, reasons
+from helpers import chips, deal, hand, hands, kinds, legal, nets, play, reasons
 
 from pontoon_env import Action, ActionKind, IllegalActionError, Phase
 
@@ -58,7 +58,9 @@ def test_shoot_banker_pontoon_sends_every_shoot_bet_to_kitty():
     )
     assert game.phase == Phase.ROUND_OVER
     assert game.kitty == KITTY + 9
-    assert nets(game) == {0: -KITTY + 2 * 2 + 2 * 3, 1: -4 - 4, 2: -6 - 5}
+    assert chips(game) == {0: -KITTY + 2 * 2 + 2 * 3, 1: -4 - 4, 2: -6 - 5}
+    # D22: the kitty is the banker's, so the shoot bets it took are his result too.
+    assert nets(game) == {0: 2 * 2 + 2 * 3 + 4 + 5, 1: -4 - 4, 2: -6 - 5}
     assert game.total_chips == 0
 
 
@@ -125,7 +127,8 @@ def test_shoot_winning_hand_paid_its_shoot_bet_from_the_kitty():
     )
     assert game.kitty == KITTY - 5
     assert ("kitty", 1, 5, "shoot_win") in reasons(game) and (0, 1, 2, "settlement") in reasons(game)
-    assert nets(game) == {0: -KITTY - 2, 1: 2 + 5}
+    assert chips(game) == {0: -KITTY - 2, 1: 2 + 5}
+    assert nets(game) == {0: -2 - 5, 1: 2 + 5}  # D22: the shoot bet was paid from his kitty
 
 
 def test_shoot_pontoon_paid_its_shoot_bet_one_to_one():
@@ -133,7 +136,7 @@ def test_shoot_pontoon_paid_its_shoot_bet_one_to_one():
     assert (0, 1, 4, "settlement") in reasons(game) and ("kitty", 1, 5, "shoot_win") in reasons(game)
     # The pontoon takes the bank, so the old banker takes back what is left of the kitty.
     assert reasons(game)[-1] == ("kitty", 0, KITTY - 5, "kitty_return")
-    assert nets(game) == {0: -4 - 5, 1: 4 + 5}
+    assert chips(game) == nets(game) == {0: -4 - 5, 1: 4 + 5}
 
 
 def test_shoot_tie_adds_shoot_bet_to_kitty():
@@ -141,7 +144,8 @@ def test_shoot_tie_adds_shoot_bet_to_kitty():
         "shoot", ["10S", "10C", "8S", "8C"], [("kitty", KITTY), ("stake", 2), ("shoot", 5), "stick", "stand"]
     )
     assert game.kitty == KITTY + 5
-    assert nets(game) == {0: -KITTY + 2, 1: -2 - 5}
+    assert chips(game) == {0: -KITTY + 2, 1: -2 - 5}
+    assert nets(game) == {0: 2 + 5, 1: -2 - 5}  # D22: the shoot bet went into his kitty
 
 
 def test_shoot_losing_hand_adds_shoot_bet_to_kitty():
@@ -190,6 +194,6 @@ def test_shoot_old_banker_keeps_the_kitty_when_the_bank_changes_hands():
     game = deal("shoot", ["AS", "10C", "KS", "8C"], [("kitty", KITTY), ("stake", 2), "no_shoot", "stand"])
     assert game.banker == 1
     assert ("kitty", 0, KITTY, "kitty_return") in reasons(game)
-    assert game.kitty == 0 and nets(game) == {0: -4, 1: 4}
+    assert game.kitty == 0 and nets(game) == chips(game) == {0: -4, 1: 4}
     game.new_round()
     assert game.current_seat == 1 and legal(game) == {"kitty": (1, 10)}

@@ -38,7 +38,7 @@ def test_1800_no_five_card_trick_a_hand_draws_on_past_five_cards():
     game = round_1800(["2S", "3S", "2H", "3H", "4S", "AD"], ["10C", "9C"], ["twist", "twist", "twist"])
     assert len(hand(game, 1).cards) == 5 and "twist" in kinds(game)
     play(game, ["twist", "stick", "stand"])
-    assert game.round_report()["hands"][0]["hand_class"] == "total" and game.seat_net(1) == -STAKE
+    assert game.round_report()["hands"][0]["hand_class"] == "total" and game.seat_result(1) == -STAKE
 
 
 def test_1800_player_draws_privately_face_down():
@@ -110,36 +110,36 @@ def test_1800_dealer_natural_with_a_player_natural_counts_as_the_dealers_21():
 
 
 def test_1800_dealer_21_takes_two_from_standing_hands():
-    assert round_1800(["10S", "9S"], ["5C", "6C", "KC"], ["stick", "draw"]).seat_net(1) == -2 * STAKE
+    assert round_1800(["10S", "9S"], ["5C", "6C", "KC"], ["stick", "draw"]).seat_result(1) == -2 * STAKE
 
 
 def test_1800_dealer_21_stands_off_with_a_player_21():
-    assert round_1800(["7S", "4S", "KS"], ["5C", "6C", "KC"], ["twist", "draw"]).seat_net(1) == 0
+    assert round_1800(["7S", "4S", "KS"], ["5C", "6C", "KC"], ["twist", "draw"]).seat_result(1) == 0
 
 
 def test_1800_player_21_paid_two_when_the_dealer_has_none():
-    assert round_1800(["7S", "4S", "KS"], ["10C", "8C"], ["twist", "stand"]).seat_net(1) == 2 * STAKE
+    assert round_1800(["7S", "4S", "KS"], ["10C", "8C"], ["twist", "stand"]).seat_result(1) == 2 * STAKE
 
 
 def test_1800_dealer_pays_one_to_a_higher_total():
-    assert round_1800(["10S", "9S"], ["10C", "8C"], ["stick", "stand"]).seat_net(1) == STAKE
+    assert round_1800(["10S", "9S"], ["10C", "8C"], ["stick", "stand"]).seat_result(1) == STAKE
 
 
 def test_1800_dealer_receives_one_from_a_lower_total():
-    assert round_1800(["10S", "7S"], ["10C", "8C"], ["stick", "stand"]).seat_net(1) == -STAKE
+    assert round_1800(["10S", "7S"], ["10C", "8C"], ["stick", "stand"]).seat_result(1) == -STAKE
 
 
 def test_1800_ties_are_stand_offs():
     game = round_1800(["10S", "8S"], ["10C", "8C"], ["stick", "stand"])
-    assert game.seat_net(1) == 0 and game.ledger == []
+    assert game.seat_result(1) == 0 and game.ledger == []
 
 
 def test_1800_dealer_bust_pays_every_standing_hand_one():
-    assert round_1800(["10S", "2S"], ["10C", "6C", "KC"], ["stick", "draw"]).seat_net(1) == STAKE
+    assert round_1800(["10S", "2S"], ["10C", "6C", "KC"], ["stick", "draw"]).seat_result(1) == STAKE
 
 
 def test_1800_dealer_bust_pays_two_to_a_21():
-    assert round_1800(["7S", "4S", "KS"], ["10C", "6C", "QC"], ["twist", "draw"]).seat_net(1) == 2 * STAKE
+    assert round_1800(["7S", "4S", "KS"], ["10C", "6C", "QC"], ["twist", "draw"]).seat_result(1) == 2 * STAKE
 
 
 def test_1800_pack_dealt_on_without_shuffling():
@@ -211,7 +211,7 @@ def test_1850_banker_double():
 
 def test_1850_banker_may_leave_the_stakes_alone():
     game = round_1850(["10S", "9S"], ["10C", "8C"], ["stick", "stand"], stake=3)
-    assert hand(game, 1).stake == 3 and game.seat_net(1) == 3
+    assert hand(game, 1).stake == 3 and game.seat_result(1) == 3
 
 
 def test_1850_dealer_natural_collects_two_from_every_player():
@@ -261,7 +261,7 @@ def test_1850_dealer_may_split_a_pair_and_each_hand_settles_against_every_player
     play(game, ["stand", "draw"])  # 18, then 8 + 3 + K = 21 by drawing
     assert game.phase == Phase.ROUND_OVER
     # 19 beats 18 (+1) and pays the drawn 21 double (-2), each at the hand's stake.
-    assert game.seat_net(1) == (1 - 2) * STAKE
+    assert game.seat_result(1) == (1 - 2) * STAKE
 
 
 def test_1850_dealer_third_card_of_the_rank_a_third_hand():
@@ -277,35 +277,35 @@ def test_1850_overdrawn_hand_pays_at_once():
 
 
 def test_1850_higher_total_receives_one():
-    assert round_1850(["10S", "9S"], ["10C", "8C"], ["stick", "stand"]).seat_net(1) == STAKE
+    assert round_1850(["10S", "9S"], ["10C", "8C"], ["stick", "stand"]).seat_result(1) == STAKE
 
 
 def test_1850_equal_total_pays_the_dealer_one():
-    assert round_1850(["10S", "8S"], ["10C", "8C"], ["stick", "stand"]).seat_net(1) == -STAKE
+    assert round_1850(["10S", "8S"], ["10C", "8C"], ["stick", "stand"]).seat_result(1) == -STAKE
 
 
 def test_1850_lower_total_pays_the_dealer_one():
-    assert round_1850(["10S", "7S"], ["10C", "8C"], ["stick", "stand"]).seat_net(1) == -STAKE
+    assert round_1850(["10S", "7S"], ["10C", "8C"], ["stick", "stand"]).seat_result(1) == -STAKE
 
 
 def test_1850_player_21_receives_two():
-    assert round_1850(["7S", "4S", "KS"], ["10C", "8C"], ["twist", "stand"]).seat_net(1) == 2 * STAKE
+    assert round_1850(["7S", "4S", "KS"], ["10C", "8C"], ["twist", "stand"]).seat_result(1) == 2 * STAKE
 
 
 def test_1850_dealer_21_by_drawing_takes_two():
-    assert round_1850(["10S", "9S"], ["5C", "6C", "KC"], ["stick", "draw"]).seat_net(1) == -2 * STAKE
+    assert round_1850(["10S", "9S"], ["5C", "6C", "KC"], ["stick", "draw"]).seat_result(1) == -2 * STAKE
 
 
 def test_1850_dealer_21_by_drawing_stands_off_with_a_21():
-    assert round_1850(["7S", "4S", "KS"], ["5C", "6C", "KC"], ["twist", "draw"]).seat_net(1) == 0
+    assert round_1850(["7S", "4S", "KS"], ["5C", "6C", "KC"], ["twist", "draw"]).seat_result(1) == 0
 
 
 def test_1850_dealer_bust_pays_one():
-    assert round_1850(["10S", "2S"], ["10C", "6C", "KC"], ["stick", "draw"]).seat_net(1) == STAKE
+    assert round_1850(["10S", "2S"], ["10C", "6C", "KC"], ["stick", "draw"]).seat_result(1) == STAKE
 
 
 def test_1850_dealer_bust_pays_two_to_a_21():
-    assert round_1850(["7S", "4S", "KS"], ["10C", "6C", "QC"], ["twist", "draw"]).seat_net(1) == 2 * STAKE
+    assert round_1850(["7S", "4S", "KS"], ["10C", "6C", "QC"], ["twist", "draw"]).seat_result(1) == 2 * STAKE
 
 
 PLAIN_ROUND = ["10S", "9S", "8S", "10C", "9H", "8H", "7H", "9C"]  # three players stick, no natural

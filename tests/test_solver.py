@@ -4,6 +4,10 @@ The DP is checked against a small, self-contained infinite-deck Monte Carlo simu
 from the rules text (it deals real card codes, classifies them with ``hands.classify`` and settles
 with ``settlement``), so the DP's transitions, splits, buys, doubles, naturals and banker play are
 all compared with an independent implementation.
+
+The simulator's rules of play (which moves a hand has, which pairs split, when a hand stops) are an
+independent reading of RULES.md written here on purpose, *not* :mod:`pontoon_env.game.legality`:
+the solver calls that module, so a differential test must not.
 """
 
 from __future__ import annotations
@@ -19,12 +23,7 @@ from hypothesis import strategies as st
 from pontoon_env.game.cards import CARD_VALUE, card_code
 from pontoon_env.game.hands import HandClass, classify, hand_total, is_natural, same_rank, same_value
 from pontoon_env.game.rules import Rules, make_rules
-from pontoon_env.game.settlement import (
-    banker_natural_at_deal,
-    banker_natural_ends_round,
-    player_natural_paid_at_deal,
-    standing_hand_payout,
-)
+from pontoon_env.game.settlement import banker_natural_at_deal, standing_hand_payout
 from pontoon_env.solver import (
     BankerResponse,
     BankerRule,
@@ -90,9 +89,9 @@ def _play_round(
     initial = stake * (2 if banker_doubled else 1)
     p2, b2 = deck.draw(), deck.draw()
     banker = [b1, b2]
-    if banker_natural_ends_round(rules) and is_natural(banker):
+    if rules.banker_natural_at_deal and is_natural(banker):
         return banker_natural_at_deal(rules, is_natural([p1, p2])) * initial / stake
-    paid = player_natural_paid_at_deal(rules)
+    paid = rules.natural_paid_at_deal
     if paid and is_natural([p1, p2]):
         if is_natural(banker):
             return initial * standing_hand_payout(rules, classify([p1, p2]), classify(banker)) / stake
@@ -107,7 +106,8 @@ def _play_round(
         first_move = True
         while True:
             total, soft = hand_total(cards)
-            if total >= 21 or len(cards) >= 5:
+            soft_21_draws = rules.draw_on_soft_21 and soft and total == 21 and len(cards) >= 3  # D19
+            if (total >= 21 and not soft_21_draws) or len(cards) >= 5:
                 break
             legal = []
             if total >= rules.stick_min:
@@ -116,7 +116,7 @@ def _play_round(
             no_fifth = (
                 rules.no_buy_fifth_at_or_below and len(cards) == 4 and total <= rules.no_buy_fifth_at_or_below
             )
-            if rules.allow_buy and not twisted and not no_fifth:
+            if rules.allow_buy and total < 21 and not twisted and not no_fifth and not doubled:
                 low, high = (
                     (initial, last_buy or 2 * initial) if rules.buy_limits == "pagat" else (1, initial)
                 )
@@ -534,7 +534,7 @@ def _engine_round(game, solution, banker_rule: BankerRule, cards: list[int], sta
             game.apply(moves[move])
         else:  # pragma: no cover - no other phase in these presets with one player
             raise AssertionError(f"unexpected phase {phase!r}")
-    return game.seat_net(1)
+    return game.seat_result(1)
 
 
 @pytest.mark.parametrize(

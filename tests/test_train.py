@@ -45,7 +45,7 @@ def test_short_run_saves_a_loadable_model_and_config(tmp_path: Path, role: str, 
     assert config["num_players"] == 2 and config["rules"]["preset"] == "pagat"
     assert config["timesteps"] >= 256
     assert config["obs_size"] == trainer.env_config["obs_size"] and config["n_actions"] == len(config["action_names"])
-    assert "torch" in config["versions"] and config["stake_levels"] and config["buy_levels"]
+    assert "torch" in config["versions"] and config["action_levels"]["stake"] and config["action_levels"]["buy"]
     # A banker starts from an imitation of the threshold banker (PPO family); DQN never imitates.
     expected_teacher = "banker_threshold" if role == "banker" and algo != "dqn" else None
     assert (config["warm_start"] or {}).get("teacher") == expected_teacher

@@ -3,182 +3,44 @@
 The docstring of :class:`PontoonEnv` follows Gymnasium's environment pages (Description, Action
 Space, Observation Space, Rewards, Episode End, Arguments, Version History). The observation index
 table in it is generated from :class:`~pontoon_env.encoding.ObservationEncoder` when this module is
-imported, so it cannot drift from the code.
+imported, so it cannot drift from the code. The other seats are played between the learner's
+decisions by :func:`pontoon_env.game.runner.play_until`, the loop every tool shares.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from pontoon_env.game.actions import Action, IllegalActionError, Phase
-from pontoon_env.encoding import ActionTable, Level, ObservationEncoder
+from pontoon_env.encoding import ActionLevels, ActionTable, Level, ObservationEncoder
+from pontoon_env.envs.common import (
+    ILLEGAL_MODES,
+    INFO_LEVELS,
+    IllegalMode,
+    InfoLevel,
+    Opponents,
+    PolicySpec,
+    action_id,
+    round_info,
+)
+from pontoon_env.envs.render import render_ansi, render_rgb
+from pontoon_env.game.actions import IllegalActionError, Phase
+from pontoon_env.game.cards import parse_cards
+from pontoon_env.game.checks import require_choice, require_int
 from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.observation import SeatView, observe
-from pontoon_env.game.rules import PRESETS, Rules, RulesError, make_rules
+from pontoon_env.game.policy import Policy
+from pontoon_env.game.rules import Rules, RulesSpec, make_rules, resolve_rules
+from pontoon_env.game.runner import BANKER_PHASES, play_until
 
 Role = Literal["player", "banker"]
-PolicySpec = Any
-"""A policy: an object with ``act(view, legal, rng)``, a registry name such as ``"threshold"``, or a
-``.zip`` checkpoint path."""
-RulesSpec = Union[str, Rules, Mapping[str, Any]]
-
-BANKER_PHASES = frozenset({Phase.KITTY, Phase.BANK_SALE, Phase.BANKER_DOUBLE, Phase.BANKER_TURN})
-"""Decisions taken by the banker; every other decision is a player's."""
 MAX_SKIPPED_ROUNDS = 1000
 """Rounds ``reset`` may deal through looking for a decision of the learner before giving up."""
-
-
-class PolicyError(RuntimeError):
-    """A seat's driving policy failed: it returned an illegal action or something not an action."""
-
-
-def resolve_rules(rules: RulesSpec, rule_options: Mapping[str, Any] | None = None) -> Rules:
-    """Build :class:`Rules` from a preset name, a :class:`Rules` or a dict of options.
-
-    A dict may name its base preset under ``"preset"`` (default ``"pagat"``); every other key is a
-    rules option. ``rule_options`` are applied on top.
-
-    Raises:
-        RulesError: an unknown preset or option, or an invalid value (the message names it).
-    """
-    options = dict(rule_options or {})
-    if isinstance(rules, Rules):
-        return make_rules(rules, **options)
-    if isinstance(rules, str):
-        return make_rules(rules, **options)
-    if isinstance(rules, Mapping):
-        given = dict(rules)
-        preset = given.pop("preset", "pagat")
-        given.update(options)
-        if preset in PRESETS:
-            return make_rules(preset, **given)
-        try:  # a custom rule set saved with every option (e.g. in a checkpoint's config)
-            return Rules(preset=str(preset), **given)
-        except TypeError as error:
-            raise RulesError(f"rules dict for preset {preset!r}: {error}") from None
-    raise RulesError(
-        f"rules: expected a preset name, a Rules or a dict of options, got {type(rules).__name__}"
-    )
-
-
-def resolve_policy(spec: PolicySpec, rules: Rules, num_players: int) -> tuple[Any, str]:
-    """Return ``(policy, label)`` for a spec, through :mod:`agents.registry` when it is installed."""
-    label = spec if isinstance(spec, str) else getattr(spec, "name", type(spec).__name__)
-    try:
-        from agents.registry import make_policy  # lazy: the agents package sits above the engine
-    except ImportError:
-        make_policy = None
-    if make_policy is not None:
-        return make_policy(spec, rules, num_players=num_players), str(label)
-    if not isinstance(spec, str) and callable(getattr(spec, "act", None)):
-        return spec, str(label)
-    if spec == "random":
-        from agents.base import RandomPolicy
-
-        return RandomPolicy(), "random"
-    if isinstance(spec, str) and spec.endswith(".zip"):
-        from agents.model import ModelPolicy
-
-        return ModelPolicy(spec, rules, num_players=num_players), spec
-    raise ValueError(
-        f"policy {spec!r}: agents.registry is not available, so only 'random', a .zip "
-        "checkpoint or an object with act() can drive a seat"
-    )
-
-
-def default_policy(rules: Rules, banker: bool) -> tuple[Any, str]:
-    """The default opponent of a role: the registry's default, else the random policy."""
-    try:
-        from agents.registry import default_banker_policy, default_player_policy
-    except ImportError:
-        from agents.base import RandomPolicy
-
-        return RandomPolicy(), "random"
-    policy = default_banker_policy(rules) if banker else default_player_policy(rules)
-    return policy, getattr(policy, "name", type(policy).__name__)
-
-
-def require_int(name: str, value: object, low: int, high: int | None = None) -> None:
-    """Raise ``ValueError`` naming ``name`` unless ``value`` is an integer in ``low..high``."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or value < low
-        or (high is not None and value > high)
-    ):
-        expected = f"an integer in {low}..{high}" if high is not None else f"an integer >= {low}"
-        raise ValueError(f"{name}: expected {expected}, got {value!r}")
-
-
-def action_id(action: object, n: int) -> int:
-    """Validate a Gymnasium action and return it as an ``int`` id.
-
-    Raises:
-        TypeError: the action is not an integer (a float, a string, an array of several values).
-        ValueError: the integer is outside ``0..n-1``.
-    """
-    value = action
-    if isinstance(value, np.ndarray):
-        if value.size != 1:
-            raise TypeError(f"action: expected one integer id, got an array of shape {value.shape}")
-        value = value.reshape(()).item()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(
-            f"action: expected an integer id in 0..{n - 1} (see env.unwrapped.action_names), "
-            f"got {action!r} of type {type(action).__name__}"
-        )
-    if not 0 <= int(value) < n:
-        raise ValueError(f"action: id {int(value)} is out of range 0..{n - 1}")
-    return int(value)
-
-
-def render_text(game: PontoonGame, seat: int) -> str:
-    """The table as text from ``seat``'s side, by :mod:`pontoon_env.envs.render` when it is there."""
-    try:
-        from pontoon_env.envs.render import render_ansi
-    except ImportError:
-        return _fallback_text(game, seat)
-    return render_ansi(game, seat)
-
-
-def render_image(game: PontoonGame, seat: int) -> np.ndarray:
-    """The table as an ``(H, W, 3)`` ``uint8`` image, by :mod:`pontoon_env.envs.render` when it is there."""
-    try:
-        from pontoon_env.envs.render import render_rgb
-    except ImportError:
-        return _fallback_image(_fallback_text(game, seat))
-    return render_rgb(game, seat)
-
-
-def _fallback_text(game: PontoonGame, seat: int) -> str:
-    from pontoon_env.game.cards import card_name
-
-    view = observe(game, seat)
-
-    def cards(hand: Any) -> str:
-        return " ".join("??" if card < 0 else card_name(card) for card in hand.cards) or "-"
-
-    lines = [f"round {view.round_index}  phase {view.phase.name}  seat {seat}  banker {view.banker}"]
-    for hand in view.banker_hands:
-        lines.append(f"  banker: {cards(hand)}")
-    for player_seat, hands in view.players:
-        for hand in hands:
-            lines.append(f"  seat {player_seat}: {cards(hand)}  stake {hand.stake}")
-    lines.append(f"  chips: {list(view.balances)}")
-    return "\n".join(lines)
-
-
-def _fallback_image(text: str) -> np.ndarray:
-    """A plain green table sized to the text (only while :mod:`pontoon_env.envs.render` is absent)."""
-    lines = text.splitlines() or [""]
-    image = np.zeros((14 * len(lines) + 8, 8 * max(len(line) for line in lines) + 8, 3), dtype=np.uint8)
-    image[..., 1] = 96
-    return image
 
 
 class PontoonEnv(gym.Env):
@@ -188,7 +50,7 @@ class PontoonEnv(gym.Env):
     Pontoon is the British banking card game of the 21 family: a banker plays against 1–9
     players, who may *buy* cards face down for extra stakes or *twist* them face up, and whose
     pontoons (ace + ten) and five-card tricks beat the banker's totals. The rules of every preset
-    of ``RULES.md`` are available (``pagat``, ``shoot``, ``casino``, ``vingt_un_1800``,
+    of the rules specification (``docs/rules.md``) are available (``pagat``, ``shoot``, ``casino``, ``vingt_un_1800``,
     ``vingt_un_1850``, ``pontoon_1939``, ``pontoon_2011``), each with its options.
 
     One seat learns, as a player or as the banker (``role``). Every other seat is driven by a
@@ -205,9 +67,11 @@ class PontoonEnv(gym.Env):
     the bank's reserve price and bids in chips. Only some ids are legal at any moment; the legal
     ones are given by ``env.action_masks()`` (for sb3-contrib's ``MaskablePPO``), by
     ``info["action_mask"]`` and, with ``dict_observation=True``, inside the observation. An
-    illegal id raises :class:`~pontoon_env.IllegalActionError` naming the legal ids (or, with
-    ``illegal_action="penalty"``, ends the episode with reward ``illegal_penalty``); a non-integer
-    action raises ``TypeError``.
+    illegal id ends the episode with reward ``illegal_penalty`` and ``info["illegal_action"]``
+    saying why (``illegal_action="penalty"``, the default, as PettingZoo's
+    ``TerminateIllegalWrapper`` and pgx do, so Gymnasium's and SB3's checkers pass); with
+    ``illegal_action="raise"`` it raises :class:`~pontoon_env.IllegalActionError` naming the legal
+    ids instead (for debugging). A non-integer action raises ``TypeError``.
 
     ## Observation Space
     ``Box(low, high, (size,), float32)`` built only from what the learner's seat may see
@@ -220,11 +84,12 @@ class PontoonEnv(gym.Env):
     {OBSERVATION_TABLE}
 
     ## Rewards
-    The learner's net chips over the step, divided by ``rules.min_stake``: stakes won or lost
-    (split hands, buys and doubles included), shoot bets, kitty payments, bank sales, antes. Chips
-    that move while the other seats play are credited to the learner's next step, so the rewards
-    of an episode sum to the learner's ledger total over the episode's round(s) divided by
-    ``min_stake``.
+    The learner's result over the step, divided by ``rules.min_stake``, taken from the round's
+    ledger (:meth:`pontoon_env.game.ledger.Ledger.result`): its chips won or lost (stakes, buys,
+    splits, doubles, shoot bets, bank sales, antes) plus, for a banker under Shoot rules, the
+    change of his own kitty (D22). Chips that move while the other seats play are credited to the
+    learner's next step, so the rewards of an episode sum to the seat's results over the
+    episode's round(s) divided by ``min_stake``, the same figure ``evaluate.py`` reports.
 
     ## Starting State
     Seat 0 is the first banker. As a player the learner sits at ``learner_seat`` (1 = first to
@@ -246,10 +111,12 @@ class PontoonEnv(gym.Env):
     * Truncation (``episode="session"``): ``session_rounds`` rounds were played.
 
     ## Information
-    ``info["action_mask"]`` always; ``info["seat"]``, ``info["role"]``, ``info["balance"]``; when a
-    round ends during the step, ``info["settlement"]`` (the round's report:
-    :meth:`PontoonGame.round_report`), ``info["ledger"]`` (its transfers) and ``info["round_net"]``
-    (the learner's chips in it); ``info["rounds"]`` lists every report finished during the step.
+    ``info["action_mask"]`` always; ``info["seat"]``, ``info["role"]``, ``info["balance"]`` and
+    ``info["round_index"]``; when a round ends during the step, ``info["round_result"]`` (the
+    learner's result in it) and ``info["rounds"]`` (one entry per round finished during the step).
+    ``info_level`` adds the round's report: ``"seat"`` as the learner's seat may see it
+    (:func:`pontoon_env.game.observation.seat_report`: face-down cards stay ``"??"``), ``"full"``
+    the umpire's report with every card, which **leaks hidden information** (debugging only).
 
     ## Arguments
     ```python
@@ -276,10 +143,11 @@ class PontoonEnv(gym.Env):
       ``bank_passing="none"`` and ``bank_sale=False``, so the bank never changes hands (in the
       deal-on presets the reshuffle a new dealer would make never happens). ``True`` plays the bank
       passing and sales of the rules; the learner then plays whichever role its seat holds.
-    * ``stake_levels``, ``buy_levels``, ``shoot_levels``, ``kitty_levels``, ``sale_levels``,
-      ``bid_levels``: amount levels (:class:`~pontoon_env.encoding.ActionTable`).
-    * ``illegal_action``: ``"raise"`` or ``"penalty"``; ``illegal_penalty``: its reward.
+    * ``action_levels``: amount levels, a dict such as ``{"stake": (1, 5, 10), "buy": ("max",)}``
+      or an :class:`~pontoon_env.encoding.ActionLevels` (missing kinds take the defaults).
+    * ``illegal_action``: ``"penalty"`` (default) or ``"raise"``; ``illegal_penalty``: its reward.
     * ``dict_observation``: observation as ``{"observation", "action_mask"}``.
+    * ``info_level``: ``"basic"`` (default), ``"seat"`` or ``"full"`` (see Information).
     * ``render_mode``: ``"ansi"``, ``"human"`` (prints) or ``"rgb_array"``.
 
     ## Version History
@@ -300,35 +168,27 @@ class PontoonEnv(gym.Env):
         session_rounds: int = 10,
         bankroll: int | None = None,
         bank_rotation: bool = False,
-        stake_levels: Sequence[Level] | None = None,
-        buy_levels: Sequence[Level] | None = None,
-        shoot_levels: Sequence[Level] | None = None,
-        kitty_levels: Sequence[Level] | None = None,
-        sale_levels: Sequence[Level] | None = None,
-        bid_levels: Sequence[Level] | None = None,
-        illegal_action: Literal["raise", "penalty"] = "raise",
+        action_levels: ActionLevels | Mapping[str, Sequence[Level] | None] | None = None,
+        illegal_action: IllegalMode = "penalty",
         illegal_penalty: float = -1.0,
         dict_observation: bool = False,
+        info_level: InfoLevel = "basic",
         render_mode: str | None = None,
     ) -> None:
         base_rules = resolve_rules(rules, rule_options)
-        if role not in ("player", "banker"):
-            raise ValueError(f"role: expected 'player' or 'banker', got {role!r}")
-        require_int("num_players", num_players, 1, MAX_PLAYERS)
+        require_choice("role", role, ("player", "banker"))
+        num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
         if learner_seat is not None:
             low, high = (1, num_players) if role == "player" else (0, 0)
             require_int(f"learner_seat (role {role!r}; seat 0 is the first banker)", learner_seat, low, high)
-        if episode not in ("round", "session"):
-            raise ValueError(f"episode: expected 'round' or 'session', got {episode!r}")
+        require_choice("episode", episode, ("round", "session"))
         require_int("session_rounds", session_rounds, 1)
         if bankroll is not None:
             require_int("bankroll", bankroll, 1)
-        if illegal_action not in ("raise", "penalty"):
-            raise ValueError(f"illegal_action: expected 'raise' or 'penalty', got {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode: expected one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
+        require_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        require_choice("info_level", info_level, INFO_LEVELS)
+        if render_mode is not None:
+            require_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
 
         overrides: dict[str, Any] = {}
         if bankroll is not None and base_rules.bankroll == 0:
@@ -346,19 +206,11 @@ class PontoonEnv(gym.Env):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.dict_observation = bool(dict_observation)
+        self.info_level = info_level
         self.render_mode = render_mode
-        self.table = ActionTable(
-            self.rules,
-            stake_levels=stake_levels,
-            buy_levels=buy_levels,
-            shoot_levels=shoot_levels,
-            kitty_levels=kitty_levels,
-            sale_levels=sale_levels,
-            bid_levels=bid_levels,
-        )
+        self.table = ActionTable(self.rules, action_levels)
         self.encoder = ObservationEncoder(self.rules, num_players + 1)
-        self._opponent_specs = self._check_opponents(opponents)
-        self._policies: dict[tuple[int, bool], tuple[Any, str]] = {}
+        self.opponents = Opponents(opponents, self.rules, num_players)
 
         low, high = self.encoder.bounds()
         box = spaces.Box(low=low, high=high, dtype=np.float32)
@@ -374,9 +226,13 @@ class PontoonEnv(gym.Env):
         self._done = True
         self._acted_this_round = False
         self._rounds_played = 0
-        self._reward_ref = 0
-        self._round_start_balance = 0
-        self._session_start = 0
+        self._ledger_pos = 0
+        """Transfers of the current round already credited to the learner."""
+        self._pending = 0
+        """The learner's result not yet paid out as reward (from rounds finished between steps)."""
+        self._ids: dict[int, Any] = {}
+        """The legal ids of the learner's decision now, with the engine actions they stand for."""
+        self._mask = np.zeros(self.table.n, dtype=bool)
 
     # ------------------------------------------------------------------------------ public API
 
@@ -399,8 +255,6 @@ class PontoonEnv(gym.Env):
 
     def checkpoint_config(self) -> dict[str, Any]:
         """What a trained model needs to play again: rules, table size, role and levels (JSON-able)."""
-        import dataclasses
-
         return {
             "rules": dataclasses.asdict(self.rules),
             "num_players": self.num_players,
@@ -410,28 +264,26 @@ class PontoonEnv(gym.Env):
             "action_names": self.action_names,
             "dict_observation": self.dict_observation,
             "episode": self.episode,
-            **self.table.config(),
+            "action_levels": self.table.config(),
         }
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the legal action ids now (all False once the episode is over)."""
-        if self._game is None or self._done:
-            return np.zeros(self.table.n, dtype=bool)
-        return self.table.mask(self._game.legal_actions())
+        return self._mask
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
-        deck, bottom = self._parse_options(options)
+        deck, bottom = parse_deck_options(options)
+        if deck is not None or bottom:
+            self._check_deck(deck, bottom)
         skipped = 0
         fresh = seed is not None or not self._table_reusable()
         for _attempt in range(MAX_SKIPPED_ROUNDS):
             if fresh:
                 self._new_game()
             self._draw_learner_seat()
-            if fresh:
-                self._session_start = self.game.balances[self._seat]
             self._start_round(deck, bottom)
             deck, bottom = None, ()
             reports, ended, _ = self._advance()
@@ -444,8 +296,10 @@ class PontoonEnv(gym.Env):
                 f"no decision for the learner in {MAX_SKIPPED_ROUNDS} sessions; check the session settings"
             )
         self._done = False
-        # Round episodes credit only the round the learner plays; a session credits every chip.
-        self._reward_ref = self._round_start_balance if self.episode == "round" else self._session_start
+        if self.episode == "round":
+            # A round episode credits only the round the learner plays (skipped deals carry nothing).
+            self._pending = 0
+        self._decision()
         info = self._info([])
         info["skipped_rounds"] = skipped if self.episode == "round" else 0
         if self.render_mode == "human":
@@ -459,26 +313,29 @@ class PontoonEnv(gym.Env):
             raise RuntimeError("the episode is over; call reset() before step()")
         game = self._game
         index = action_id(action, self.table.n)
-        legal = game.legal_actions()
-        if not self.table.mask(legal)[index]:
+        decoded = self._ids.get(index)
+        if decoded is None:
             message = (
-                f"action {index} ({self.table.names[index]}) is not legal for seat {self._seat} in phase "
-                f"{game.phase.name}; legal now: {self.table.describe(legal)}"
+                f"seat {self._seat} in phase {game.phase.name}: " + self.table.illegal_message(index, self._ids)
             )
             if self.illegal_action == "raise":
                 raise IllegalActionError(message)
             self._done = True
+            self._ids, self._mask = {}, np.zeros(self.table.n, dtype=bool)
             info = self._info([])
             info["illegal_action"] = message
-            info["action_mask"] = np.zeros(self.table.n, dtype=bool)
             return self._observation(), self.illegal_penalty, True, False, info
-        game.apply(self.table.decode(index, legal))
+        game.apply(decoded)
         self._acted_this_round = True
         reports, terminated, truncated = self._advance()
         self._done = terminated or truncated
-        balance = game.balances[self._seat]
-        reward = (balance - self._reward_ref) / self.rules.min_stake
-        self._reward_ref = balance
+        reward = (self._pending + game.ledger.result(self._seat, self._ledger_pos)) / self.rules.min_stake
+        self._pending = 0
+        self._ledger_pos = len(game.ledger)
+        if self._done:
+            self._ids, self._mask = {}, np.zeros(self.table.n, dtype=bool)
+        else:
+            self._decision()
         if self.render_mode == "human":
             self.render()
         return self._observation(), float(reward), terminated, truncated, self._info(reports)
@@ -492,8 +349,8 @@ class PontoonEnv(gym.Env):
         if self._game is None:
             raise RuntimeError("call reset() before render()")
         if self.render_mode == "rgb_array":
-            return render_image(self._game, self._seat)
-        text = render_text(self._game, self._seat)
+            return render_rgb(self._game, self._seat)
+        text = render_ansi(self._game, self._seat)
         if self.render_mode == "human":
             print(text)
             return None
@@ -504,18 +361,9 @@ class PontoonEnv(gym.Env):
 
     # ---------------------------------------------------------------------------- the table
 
-    def _parse_options(self, options: dict[str, Any] | None) -> tuple[Sequence[Any] | None, Sequence[Any]]:
-        options = dict(options or {})
-        unknown = sorted(set(options) - {"deck", "bottom"})
-        if unknown:
-            raise ValueError(f"reset options: unknown keys {unknown}; expected 'deck' and/or 'bottom'")
-        deck, bottom = options.get("deck"), options.get("bottom", ())
-        for name, cards in (("deck", deck), ("bottom", bottom)):
-            if cards is not None and (isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence)):
-                raise ValueError(
-                    f"reset options: {name!r} must be a list of cards like ['AS', '10H'], got {cards!r}"
-                )
-        return deck, bottom or ()
+    def _check_deck(self, deck: Sequence[Any] | None, bottom: Sequence[Any]) -> None:
+        """Refuse a malformed stacked deck before anything changes (the running episode survives)."""
+        parse_cards(list(deck or ()) + list(bottom), self.rules.decks, name="reset options 'deck'/'bottom'")
 
     def _table_reusable(self) -> bool:
         """Round episodes deal on at the same table (pack, seen cards and chips carry over) while
@@ -531,6 +379,8 @@ class PontoonEnv(gym.Env):
         self._game = PontoonGame(self.rules, self.num_players, seed=game_seed, banker=0)
         self._policy_rng = np.random.default_rng(policy_seed)
         self._rounds_played = 0
+        self._pending = 0
+        self._ledger_pos = 0
 
     def _draw_learner_seat(self) -> None:
         """The banker's seat for the banker role, else ``learner_seat`` or a seat drawn per episode."""
@@ -544,40 +394,40 @@ class PontoonEnv(gym.Env):
 
     def _start_round(self, deck: Sequence[Any] | None = None, bottom: Sequence[Any] = ()) -> None:
         game = self.game
-        self._round_start_balance = game.balances[self._seat]
+        if game.round_index:  # credit what is left of the finished round before its ledger goes
+            self._pending += game.ledger.result(self._seat, self._ledger_pos)
         self._acted_this_round = False
         self._rounds_played += 1
         game.new_round(deck=deck, bottom=bottom)
+        self._ledger_pos = 0
 
     def _advance(self) -> tuple[list[dict[str, Any]], bool, bool]:
         """Play the other seats until the learner decides or the episode ends.
 
-        Returns the reports of the rounds finished meanwhile, and (terminated, truncated).
+        Returns what ``info`` says of each round finished meanwhile, and (terminated, truncated).
         """
         game = self.game
         reports: list[dict[str, Any]] = []
+        seat = self._seat
         while True:
-            if game.is_round_over:
-                report = game.round_report()
-                report["round_net"] = game.seat_net(self._seat)
-                reports.append(report)
-                if self.episode == "round":
-                    if self._acted_this_round:
-                        return reports, True, False
-                    if len(reports) > MAX_SKIPPED_ROUNDS:
-                        raise RuntimeError(f"the learner had no decision in {MAX_SKIPPED_ROUNDS} rounds")
-                    self._round_start_balance = game.balances[self._seat]
-                else:
-                    if self._broke(self._seat) or self._table_empty():
-                        return reports, True, False
-                    if self._rounds_played >= self.session_rounds:
-                        return reports, False, True
-                self._start_round()
-                continue
-            seat = game.current_seat
-            if seat == self._seat:
+            if play_until(game, self._choose, self._policy_rng, stop_seat=seat):
                 return reports, False, False
-            self._play_other(seat)
+            reports.append(round_info(game, seat, self.info_level))
+            if self.episode == "round":
+                if self._acted_this_round:
+                    return reports, True, False
+                if len(reports) > MAX_SKIPPED_ROUNDS:
+                    raise RuntimeError(f"the learner had no decision in {MAX_SKIPPED_ROUNDS} rounds")
+                self._pending = 0
+                self._ledger_pos = len(game.ledger)
+            elif self._broke(seat) or self._table_empty():
+                return reports, True, False
+            elif self._rounds_played >= self.session_rounds:
+                return reports, False, True
+            self._start_round()
+
+    def _choose(self, seat: int, phase: Phase) -> Policy:
+        return self.opponents.policy(seat, phase in BANKER_PHASES)
 
     def _broke(self, seat: int) -> bool:
         return self.rules.bankroll > 0 and self.game.balances[seat] < self.rules.min_stake
@@ -590,52 +440,12 @@ class PontoonEnv(gym.Env):
             return all(self._broke(seat) for seat in others)
         return False
 
-    def _play_other(self, seat: int) -> None:
-        game = self.game
-        legal = game.legal_actions()
-        policy, label = self._policy(seat, banker=game.phase in BANKER_PHASES)
-        action = policy.act(observe(game, seat), legal, self._policy_rng)
-        if not isinstance(action, Action):
-            raise PolicyError(
-                f"policy {label!r} in seat {seat} returned {action!r}, not a pontoon_env.Action "
-                f"(phase {game.phase.name})"
-            )
-        try:
-            game.apply(action)
-        except IllegalActionError as error:
-            raise PolicyError(f"policy {label!r} in seat {seat} chose an illegal action: {error}") from error
-
-    # ---------------------------------------------------------------------------- opponents
-
-    def _check_opponents(self, opponents: Any) -> dict[Any, PolicySpec]:
-        if opponents is None:
-            return {}
-        if isinstance(opponents, Mapping):
-            specs: dict[Any, PolicySpec] = {}
-            for key, spec in opponents.items():
-                valid_seat = (
-                    isinstance(key, int) and not isinstance(key, bool) and 0 <= key <= self.num_players
-                )
-                if not valid_seat and key not in ("players", "banker"):
-                    raise ValueError(
-                        f"opponents: keys are seats 0..{self.num_players}, 'players' or 'banker'; got {key!r}"
-                    )
-                specs[key] = spec
-            return specs
-        return {"players": opponents}
-
-    def _policy(self, seat: int, banker: bool) -> tuple[Any, str]:
-        key = (seat, banker)
-        if key not in self._policies:
-            specs = self._opponent_specs
-            spec = specs.get(seat, specs.get("banker" if banker else "players"))
-            if spec is None:
-                self._policies[key] = default_policy(self.rules, banker)
-            else:
-                self._policies[key] = resolve_policy(spec, self.rules, self.num_players)
-        return self._policies[key]
-
     # ------------------------------------------------------------------------ observations
+
+    def _decision(self) -> None:
+        """The learner's legal ids, computed once per decision (mask, decoding and info share them)."""
+        self._ids = self.table.legal_ids(self.game.legal_actions())
+        self._mask = self.table.mask_of(self._ids)
 
     def _view(self) -> SeatView:
         return observe(self.game, self._seat)
@@ -644,24 +454,40 @@ class PontoonEnv(gym.Env):
         vector = self.encoder.encode(self._view())
         if not self.dict_observation:
             return vector
-        return {"observation": vector, "action_mask": self.action_masks().astype(np.int8)}
+        return {"observation": vector, "action_mask": self._mask.astype(np.int8)}
 
     def _info(self, reports: list[dict[str, Any]]) -> dict[str, Any]:
         game = self.game
         info: dict[str, Any] = {
-            "action_mask": self.action_masks(),
+            "action_mask": self._mask,
             "seat": self._seat,
             "role": "banker" if game.banker_seat_of_round == self._seat else "player",
             "balance": game.balances[self._seat],
             "round_index": game.round_index,
         }
         if reports:
-            last = reports[-1]
-            info["settlement"] = last
-            info["ledger"] = [dict(entry) for entry in last["ledger"]]
-            info["round_net"] = last["round_net"]
-            info["rounds"] = reports
+            info.update(reports[-1])
+            info["rounds"] = list(reports)
         return info
+
+
+def parse_deck_options(options: Mapping[str, Any] | None) -> tuple[Sequence[Any] | None, Sequence[Any]]:
+    """The ``deck`` and ``bottom`` of ``reset(options=...)``, checked to be lists of cards.
+
+    Raises:
+        ValueError: an unknown key, or a deck that is not a list (a string would be split into letters).
+    """
+    options = dict(options or {})
+    unknown = sorted(set(options) - {"deck", "bottom"})
+    if unknown:
+        raise ValueError(f"reset options: unknown keys {unknown}; expected 'deck' and/or 'bottom'")
+    deck, bottom = options.get("deck"), options.get("bottom", ())
+    for name, cards in (("deck", deck), ("bottom", bottom)):
+        if cards is not None and (isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence)):
+            raise ValueError(
+                f"reset options: {name!r} must be a list of cards like ['AS', '10H'], got {cards!r}"
+            )
+    return deck, bottom or ()
 
 
 def _observation_table_for_docs() -> str:

@@ -36,13 +36,24 @@ default levels for ``pagat``:
 {ACTION_TABLE}
 
 An id that is not legal raises :class:`pontoon_env.IllegalActionError` naming the agent and the
-legal ids.
+legal ids (``illegal_action="raise"``, the default here, as an AEC loop usually masks); with
+``illegal_action="penalty"`` it ends the episode instead: the offending agent gets
+``illegal_penalty``, every agent is terminated and ``infos[agent]["illegal_action"]`` says why
+(PettingZoo's ``TerminateIllegalWrapper`` behaviour). A non-integer or out-of-range action raises
+``TypeError`` / ``ValueError`` naming the value and the range.
 
 ### Rewards
 
-After every step each agent receives its net chips since its previous reward divided by
-``rules.min_stake`` (stakes, buys, splits, shoot bets, kitty, bank sales, antes). Over an episode
-an agent's rewards sum to its ledger total divided by ``min_stake``.
+After every step each agent receives its result since its previous reward divided by
+``rules.min_stake``, from the round's ledger: chips won or lost (stakes, buys, splits, shoot bets,
+bank sales, antes) plus the change of the kitty it owns as banker (D22). Over an episode an
+agent's rewards sum to its results, the figure the Gymnasium environment and ``evaluate.py`` use.
+
+### Information
+
+``infos[agent]`` holds, when a round ends, ``round_result`` (that agent's result in it);
+``info_level="seat"`` adds the round's report as that agent's seat may see it, ``"full"`` the
+umpire's report with every card (it leaks hidden information: debugging only).
 
 ### Episode End
 
@@ -68,22 +79,25 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from pontoon_env.encoding import ActionLevels, ActionTable, Level, ObservationEncoder
+from pontoon_env.envs.common import ILLEGAL_MODES, INFO_LEVELS, IllegalMode, InfoLevel, action_id, round_info
+from pontoon_env.envs.gymnasium_env import parse_deck_options
+from pontoon_env.envs.render import render_ansi, render_rgb
 from pontoon_env.game.actions import IllegalActionError
-from pontoon_env.encoding import ActionTable, Level, ObservationEncoder
+from pontoon_env.game.checks import require_choice, require_int
 from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
-from pontoon_env.envs.gymnasium_env import RulesSpec, action_id, render_image, render_text, require_int, resolve_rules
 from pontoon_env.game.observation import observe
-from pontoon_env.game.rules import make_rules
+from pontoon_env.game.rules import RulesSpec, make_rules, resolve_rules
 
 MAX_SILENT_ROUNDS = 1000
 """Deals in a row without any decision before the environment gives up (it never happens in play)."""
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment wrapped like PettingZoo's classic games (bounds and call-order checks)."""
-    wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The AEC environment wrapped like PettingZoo's classic games (call-order checks). The raw
+    environment checks actions itself, with errors naming the value and the range, so PettingZoo's
+    bare ``AssertOutOfBoundsWrapper`` is not used."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 def agent_name(seat: int) -> str:
@@ -98,8 +112,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         rules: preset name, :class:`~pontoon_env.Rules` or dict of options; ``rule_options`` on top.
         num_players: player seats besides the banker, 1–9.
         num_rounds: rounds in an episode.
-        stake_levels, buy_levels, shoot_levels, kitty_levels, sale_levels, bid_levels: amount levels
-            of the action table (:class:`~pontoon_env.encoding.ActionTable`).
+        action_levels: amount levels of the action table, a dict such as ``{"stake": (1, 5, 10)}``
+            or an :class:`~pontoon_env.encoding.ActionLevels`.
+        illegal_action: ``"raise"`` (default) or ``"penalty"``; ``illegal_penalty``: its reward.
+        info_level: ``"basic"`` (default), ``"seat"`` or ``"full"`` (see Information).
         render_mode: ``"ansi"``, ``"human"`` or ``"rgb_array"`` (drawn from the side of the agent to move).
     """
 
@@ -116,12 +132,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         rule_options: Mapping[str, Any] | None = None,
         num_players: int = 4,
         num_rounds: int = 1,
-        stake_levels: Sequence[Level] | None = None,
-        buy_levels: Sequence[Level] | None = None,
-        shoot_levels: Sequence[Level] | None = None,
-        kitty_levels: Sequence[Level] | None = None,
-        sale_levels: Sequence[Level] | None = None,
-        bid_levels: Sequence[Level] | None = None,
+        action_levels: ActionLevels | Mapping[str, Sequence[Level] | None] | None = None,
+        illegal_action: IllegalMode = "raise",
+        illegal_penalty: float = -1.0,
+        info_level: InfoLevel = "basic",
         render_mode: str | None = None,
     ) -> None:
         EzPickle.__init__(
@@ -130,35 +144,28 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             rule_options,
             num_players,
             num_rounds,
-            stake_levels,
-            buy_levels,
-            shoot_levels,
-            kitty_levels,
-            sale_levels,
-            bid_levels,
+            action_levels,
+            illegal_action,
+            illegal_penalty,
+            info_level,
             render_mode,
         )
         super().__init__()
-        require_int("num_players", num_players, 1, MAX_PLAYERS)
+        num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
         require_int("num_rounds", num_rounds, 1)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode: expected one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
+        require_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        require_choice("info_level", info_level, INFO_LEVELS)
+        if render_mode is not None:
+            require_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
         # The engine adds a second deck above seven players; ask it rather than repeat the rule.
         self.rules = PontoonGame(resolve_rules(rules, rule_options), num_players, seed=0, banker=0).rules
         self.num_players = num_players
         self.num_rounds = num_rounds
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.info_level = info_level
         self.render_mode = render_mode
-        self.table = ActionTable(
-            self.rules,
-            stake_levels=stake_levels,
-            buy_levels=buy_levels,
-            shoot_levels=shoot_levels,
-            kitty_levels=kitty_levels,
-            sale_levels=sale_levels,
-            bid_levels=bid_levels,
-        )
+        self.table = ActionTable(self.rules, action_levels)
         self.encoder = ObservationEncoder(self.rules, num_players + 1)
         self.possible_agents = [agent_name(seat) for seat in range(num_players + 1)]
         self.agents = self.possible_agents[:]
@@ -175,7 +182,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.action_spaces = {agent: spaces.Discrete(self.table.n) for agent in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self._game: PontoonGame | None = None
-        self._reward_ref: list[int] = []
+        self._ledger_pos = 0
+        self._pending: list[int] = []
         self._rounds_counted = 0
         self._decided_this_round = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -208,10 +216,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        options = options or {}
+        options = dict(options or {})
+        # PettingZoo's API test passes arbitrary keys: only the deck keys are read (and checked).
+        deck, bottom = parse_deck_options({key: options[key] for key in ("deck", "bottom") if key in options})
         game_seed = int(self._np_random.integers(2**63 - 1))
-        self._game = PontoonGame(self.rules, self.num_players, seed=game_seed)
-        self._reward_ref = list(self._game.balances)
+        game = PontoonGame(self.rules, self.num_players, seed=game_seed)
+        game.new_round(deck=deck, bottom=bottom)  # a bad deck raises here, before anything changes
+        self._game = game
+        self._ledger_pos = 0
+        self._pending = [0] * game.num_seats
         self._rounds_counted = 0
         self._decided_this_round = False
         self.agents = self.possible_agents[:]
@@ -220,7 +233,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self._game.new_round(deck=options.get("deck"), bottom=options.get("bottom", ()))
         self._play_to_decision()
         self.agent_selection = agent_name(self._game.current_seat)
 
@@ -238,26 +250,29 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             self._was_dead_step(action)
             return
         game = self.game
-        index = action_id(action, self.table.n)
-        legal = game.legal_actions()
-        try:
-            decision = self.table.decode(index, legal)
-        except IllegalActionError as error:
-            raise IllegalActionError(f"agent {agent}: {error}") from None
+        index = action_id(action, self.table.n, where=f"action of agent {agent}")
+        ids = self.table.legal_ids(game.legal_actions())
         self._cumulative_rewards[agent] = 0
-        game.apply(decision)
+        if index not in ids:
+            message = f"agent {agent}: " + self.table.illegal_message(index, ids)
+            if self.illegal_action == "raise":
+                raise IllegalActionError(message)
+            self.rewards = {name: (self.illegal_penalty if name == agent else 0.0) for name in self.agents}
+            self.infos = {name: ({"illegal_action": message} if name == agent else {}) for name in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+            return
+        game.apply(ids[index])
         self._decided_this_round = True
         reports = self._play_to_decision()
+        results = game.ledger.results(game.num_seats, self._ledger_pos)
+        self._ledger_pos = len(game.ledger)
         for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = (game.balances[seat] - self._reward_ref[seat]) / self.rules.min_stake
+            self.rewards[name] = (self._pending[seat] + results[seat]) / self.rules.min_stake
+            self.infos[name] = {}
             if reports:
-                self.infos[name] = {
-                    "settlement": reports[-1],
-                    "round_net": reports[-1]["net"].get(str(seat), 0),
-                }
-            else:
-                self.infos[name] = {}
-        self._reward_ref = list(game.balances)
+                self.infos[name] = {**reports[-1][seat], "rounds": [report[seat] for report in reports]}
+        self._pending = [0] * game.num_seats
         if game.is_round_over:
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
@@ -278,8 +293,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         game = self.game
         seat = game.current_seat if game.current_seat >= 0 else game.banker_seat_of_round
         if self.render_mode == "rgb_array":
-            return render_image(game, seat)
-        text = render_text(game, seat)
+            return render_rgb(game, seat)
+        text = render_ansi(game, seat)
         if self.render_mode == "human":
             print(text)
             return None
@@ -290,17 +305,17 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     # ---------------------------------------------------------------------------- rounds
 
-    def _play_to_decision(self) -> list[dict[str, Any]]:
+    def _play_to_decision(self) -> list[list[dict[str, Any]]]:
         """Deal on after a finished round while rounds remain; return the finished rounds' reports.
 
         A round in which somebody decided counts toward ``num_rounds``; one without any decision
         is played through and does not count.
         """
         game = self.game
-        reports: list[dict[str, Any]] = []
+        reports: list[list[dict[str, Any]]] = []
         silent = 0
         while game.is_round_over:
-            reports.append(game.round_report())
+            reports.append([round_info(game, seat, self.info_level) for seat in range(game.num_seats)])
             if self._decided_this_round:
                 self._rounds_counted += 1
             else:
@@ -309,7 +324,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                     raise RuntimeError(f"no seat had a decision in {MAX_SILENT_ROUNDS} rounds")
             if self._rounds_counted >= self.num_rounds:
                 break
+            # Credit what is left of the finished round before its ledger goes.
+            for seat, result in enumerate(game.ledger.results(game.num_seats, self._ledger_pos)):
+                self._pending[seat] += result
             game.new_round()
+            self._ledger_pos = 0
             self._decided_this_round = False
         return reports
 

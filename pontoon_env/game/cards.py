@@ -28,6 +28,21 @@ CARD_VALUE: tuple[int, ...] = tuple(min(code // 4 + 1, 10) for code in range(CAR
 #: Rank index (0 = ace ... 12 = king) of each card code.
 CARD_RANK: tuple[int, ...] = tuple(code // 4 for code in range(CARDS_PER_DECK))
 
+#: Card values 1 (ace) .. 10 (any ten-value card).
+VALUES: tuple[int, ...] = tuple(range(1, 11))
+#: The infinite-deck model (the solver's, and ``banker_smart``'s belief): every card is an ace,
+#: 2, ..., 9 with probability 1/13 each and a ten-value card with probability 4/13, whatever was
+#: dealt before.
+VALUE_PROBABILITY: dict[int, float] = {value: (4.0 if value == 10 else 1.0) / 13.0 for value in VALUES}
+RANK_PROBABILITY = 1.0 / 13.0
+"""Infinite deck: the probability that a card has one given rank."""
+
+
+def rank_of_value(value: int) -> int:
+    """A rank index holding card value ``value`` (the ten for a ten-value card)."""
+    return value - 1
+
+
 _RANK_BY_NAME = {name: index for index, name in enumerate(RANK_NAMES)}
 _RANK_BY_NAME["T"] = 9  # common shorthand for ten
 _SUIT_BY_NAME = {name: index for index, name in enumerate(SUIT_NAMES)}
@@ -68,18 +83,33 @@ def card_name(code: int) -> str:
     return RANK_NAMES[code // 4] + SUIT_NAMES[code % 4]
 
 
-def parse_cards(cards: Iterable[str | int], decks: int) -> list[int]:
+def parse_cards(cards: Iterable[str | int], decks: int, name: str = "deck") -> list[int]:
     """Parse a scripted card order and check that ``decks`` packs can hold it.
 
+    Args:
+        cards: a list of cards (codes or names such as ``"AS"``), top first.
+        decks: decks in the pack.
+        name: the parameter the cards came from, for error messages.
+
     Raises:
-        DeckError: for an unknown card or more copies of a card than ``decks`` packs hold.
+        DeckError: naming ``name``: not a list of cards (a string, a number), an unknown card, or
+            more copies of a card than ``decks`` packs hold.
     """
-    codes = [parse_card(card) for card in cards]
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise DeckError(
+            f"{name}: expected a list of cards such as ['AS', '10H', 'KD'], got {type(cards).__name__} {cards!r}"
+        )
+    codes = []
+    for position, card in enumerate(cards):
+        try:
+            codes.append(parse_card(card))
+        except DeckError as error:
+            raise DeckError(f"{name}[{position}]: {error}") from None
     counts = np.bincount(np.asarray(codes, dtype=np.int64), minlength=CARDS_PER_DECK) if codes else None
     if counts is not None and counts.max() > decks:
         worst = int(counts.argmax())
         raise DeckError(
-            f"stacked deck holds {int(counts[worst])} copies of {card_name(worst)}, but a pack of "
+            f"{name}: holds {int(counts[worst])} copies of {card_name(worst)}, but a pack of "
             f"{decks} deck(s) holds at most {decks}"
         )
     return codes

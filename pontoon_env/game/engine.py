@@ -13,8 +13,10 @@ chance, which a test can stack with a scripted order::
     >>> game.new_round(deck=["9S", "7H", "KD", "8C"])  # player 9, banker 7; then K and 8
     >>> game.apply(Action(ActionKind.STAKE, 2)); game.apply(Action(ActionKind.STICK))
 
-Chips only move through :meth:`PontoonGame._pay`, which records every transfer in the ledger, so
-chips are conserved by construction and every movement has a reason.
+Chips only move through :meth:`PontoonGame._pay`, which records every transfer in the
+:class:`~pontoon_env.game.ledger.Ledger`, so chips are conserved by construction, every movement has
+a reason, and a seat's result is the ledger's (:meth:`PontoonGame.seat_result`). Which moves a hand
+has comes from :mod:`pontoon_env.game.legality`; this module only sequences the round.
 """
 
 from __future__ import annotations
@@ -26,35 +28,20 @@ from typing import Union
 
 import numpy as np
 
+from pontoon_env.game import legality
 from pontoon_env.game.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
 from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
-from pontoon_env.game.hands import BLACKJACK, FIVE_CARDS, HandResult, classify, is_natural, values_total
-from pontoon_env.game.rules import Rules, make_rules
-from pontoon_env.game.settlement import (
-    banker_natural_at_deal,
-    banker_natural_ends_round,
-    player_natural_paid_at_deal,
-    standing_hand_payout,
-)
+from pontoon_env.game.hands import BLACKJACK, HandResult, HandStat, is_natural, values_total
+from pontoon_env.game.ledger import KITTY, POOL, Ledger, Party, Transfer
+from pontoon_env.game.checks import require_int
+from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
+from pontoon_env.game.settlement import banker_natural_at_deal, standing_hand_payout
 
-Party = Union[int, str]
-"""A seat index, or ``"kitty"`` (Shoot) or ``"pool"`` (the brûlet pool)."""
-KITTY = "kitty"
-POOL = "pool"
+__all__ = ["KITTY", "MAX_PLAYERS", "POOL", "Hand", "Party", "PlayerState", "PontoonGame", "Transfer"]
+
 MAX_PLAYERS = 9
 BANK_PRICE_STAKES = 20
 """The largest reserve or bid for the bank, in maximum stakes (§9b: discrete bids)."""
-_CASINO_DEALER_STANDS = 17
-
-
-@dataclass(frozen=True)
-class Transfer:
-    """One movement of chips: ``payer`` gives ``amount`` to ``payee`` for ``reason``."""
-
-    payer: Party
-    payee: Party
-    amount: int
-    reason: str
 
 
 @dataclass(slots=True)
@@ -115,6 +102,22 @@ class Hand:
     def total(self) -> int:
         return values_total(self.pips, self.has_ace)[0]
 
+    def stat(self) -> HandStat:
+        """The hand's :class:`~pontoon_env.game.hands.HandStat`, what the rules of play look at."""
+        total, soft = values_total(self.pips, self.has_ace)
+        return HandStat(
+            total,
+            soft,
+            len(self.cards),
+            self.split,
+            self.twisted,
+            self.buys,
+            self.last_buy,
+            self.doubled,
+            self.initial,
+            self.stake,
+        )
+
 
 @dataclass(slots=True)
 class PlayerState:
@@ -154,16 +157,15 @@ class PontoonGame:
 
     def __init__(
         self,
-        rules: Rules | str,
+        rules: RulesSpec,
         num_players: int,
         seed: int | None = None,
         *,
         rng: np.random.Generator | None = None,
         banker: int | None = None,
     ) -> None:
-        rules = make_rules(rules) if isinstance(rules, str) else rules
-        if not isinstance(num_players, int) or not 1 <= num_players <= MAX_PLAYERS:
-            raise ValueError(f"num_players: expected an integer in 1..{MAX_PLAYERS}, got {num_players!r}")
+        rules = resolve_rules(rules)
+        num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
         if num_players > 7 and rules.decks == 1:
             rules = rules.replace(decks=2)
         self.rules = rules
@@ -183,10 +185,10 @@ class PontoonGame:
         self.take_over_candidates: list[int] = []
         if banker is None:
             banker = self._draw_first_banker()
-        elif not isinstance(banker, int) or not 0 <= banker < self.num_seats:
-            raise ValueError(f"banker: expected a seat in 0..{self.num_seats - 1}, got {banker!r}")
+        else:
+            banker = require_int("banker", banker, 0, self.num_seats - 1)
         self.banker = banker
-        self.ledger: list[Transfer] = []
+        self.ledger = Ledger()
         self.players: list[PlayerState] = []
         self.banker_hands: list[Hand] = []
         self.phase = Phase.ROUND_OVER
@@ -270,13 +272,14 @@ class PontoonGame:
         if self.phase != Phase.ROUND_OVER:
             raise RuntimeError(f"new_round: the current round is still in phase {self.phase.name}")
         if deck is not None or bottom:
-            top_codes = parse_cards(list(deck or ()) + list(bottom), self.rules.decks)
-            split_at = len(top_codes) - len(bottom)
-            self.pack.stack(top_codes[:split_at], top_codes[split_at:])
+            top = parse_cards(() if deck is None else deck, self.rules.decks, "deck")
+            under = parse_cards(bottom, self.rules.decks, "bottom")
+            parse_cards(top + under, self.rules.decks, "deck and bottom together")
+            self.pack.stack(top, under)
             self.seen = [0] * 13
             self._fresh = len(self.pack)
         self.round_index += 1
-        self.ledger = []
+        self.ledger = Ledger()
         self.players = []
         self.banker_hands = []
         self._round_had_natural = False
@@ -312,16 +315,13 @@ class PontoonGame:
             return self._banker_legal(self.banker_hands[self._banker_active])
         if phase == Phase.STAKE:
             seat = self.players[self._turn].seat
-            # A seated player can always stake the minimum, even if an ante took him below it.
-            high = max(self.rules.min_stake, self._cap(seat, self.rules.max_stake))
-            return [LegalAction(ActionKind.STAKE, self.rules.min_stake, high)]
+            return [LegalAction(ActionKind.STAKE, *legality.stake_range(self.rules, self._free(seat)))]
         if phase == Phase.SHOOT_BET:
             return self._shoot_legal(self.players[self._turn].seat, first=True)
         if phase == Phase.BANKER_DOUBLE:
             return [LegalAction(ActionKind.DOUBLE_STAKES), LegalAction(ActionKind.NO_DOUBLE)]
         if phase == Phase.KITTY:
-            low = self.rules.min_stake if self.kitty == 0 else 0
-            return [LegalAction(ActionKind.KITTY, low, self.rules.max_stake)]
+            return [LegalAction(ActionKind.KITTY, *legality.kitty_range(self.rules, self.kitty))]
         if phase == Phase.BANK_SALE:
             return [LegalAction(ActionKind.KEEP_BANK), LegalAction(ActionKind.SELL_BANK, 0, self._max_price)]
         if phase == Phase.BANK_BID:
@@ -346,6 +346,15 @@ class PontoonGame:
         if type(action) is not Action and not isinstance(action, Action):
             raise TypeError(f"action: expected a pontoon_env.Action, got {type(action).__name__} {action!r}")
         kind, amount = action
+        if type(kind) is not ActionKind:
+            try:
+                kind = ActionKind(kind)
+            except (ValueError, TypeError):
+                raise IllegalActionError(
+                    f"action {tuple(action)!r}: kind must be a pontoon_env.ActionKind "
+                    f"(0..{len(ActionKind) - 1}, e.g. ActionKind.STICK), got {kind!r}"
+                ) from None
+            action = Action(kind, amount)
         if type(amount) is not int:  # the common case is a plain int: check the rest only then
             if isinstance(amount, np.integer):
                 action = Action(kind, int(amount))
@@ -383,7 +392,13 @@ class PontoonGame:
         return len(self.pack) + len(self.pack.discards) + in_hands
 
     def round_report(self) -> dict[str, object]:
-        """The round's settlement: each hand's class, total, stake and payout, and the ledger."""
+        """The round's settlement: each hand's class, total, stake and payout, the ledger, and every
+        seat's result (``"result"``: chips plus owned kitty, D22; ``"kitty"`` and ``"pool"``: how
+        much those piles changed).
+
+        It lists every card, face down ones included: it is the umpire's record, not what a seat
+        may see (:func:`pontoon_env.game.observation.observe` is).
+        """
         hands = [
             HandRecord(
                 seat=player.seat,
@@ -406,45 +421,27 @@ class PontoonGame:
             }
             for hand in self.banker_hands
         ]
-        net: dict[str, int] = {}
-        for transfer in self.ledger:
-            net[str(transfer.payer)] = net.get(str(transfer.payer), 0) - transfer.amount
-            net[str(transfer.payee)] = net.get(str(transfer.payee), 0) + transfer.amount
         return {
             "banker": self.banker_seat_of_round,
             "banker_hands": banker,
             "hands": [record.__dict__ for record in hands],
-            "ledger": [transfer.__dict__ for transfer in self.ledger],
-            "net": net,
+            "ledger": self.ledger.as_dicts(),
+            "result": {str(seat): value for seat, value in enumerate(self.ledger.results(self.num_seats))},
+            "kitty": self.ledger.chips(KITTY),
+            "pool": self.ledger.chips(POOL),
         }
 
-    def seat_net(self, seat: int) -> int:
-        """Net chips ``seat`` won (+) or lost (-) in this round's ledger."""
-        net = 0
-        for transfer in self.ledger:
-            if transfer.payer == seat:
-                net -= transfer.amount
-            if transfer.payee == seat:
-                net += transfer.amount
-        return net
+    def seat_result(self, seat: int) -> int:
+        """``seat``'s result in this round: its chip change plus its kitty's (D22), from the ledger."""
+        return self.ledger.result(seat)
 
     def hand_result(self, hand: Hand) -> HandResult:
         """Classify a player's hand under these rules."""
-        return classify(
-            hand.cards,
-            split=hand.split,
-            five_card_trick=self.rules.five_card_trick,
-            split_pontoon_is_pontoon=self.rules.split_pontoon == "pontoon",
-        )
+        return legality.player_result(hand.stat(), self.rules)
 
     def banker_result(self, hand: Hand) -> HandResult:
         """Classify a banker's hand (a dealer's split hand never counts as a natural)."""
-        return classify(
-            hand.cards,
-            split=hand.split,
-            five_card_trick=self.rules.five_card_trick and self.rules.dealer_five_card_trick,
-            split_pontoon_is_pontoon=False,
-        )
+        return legality.banker_result(hand.stat(), self.rules)
 
     # ------------------------------------------------------------------ the round's steps
 
@@ -627,13 +624,12 @@ class PontoonGame:
         for player in self._active_players():
             self._deal(player.hands[0], face_up=False)
         self._deal(self.banker_hands[0], face_up=False)
-        if self.rules.settlement != "pontoon_2011":
+        if self.rules.banker_looks == "at_deal":
             self._banker_looked = 2
         return True
 
     def _step_naturals(self) -> bool:
         rules = self.rules
-        scheme = rules.settlement
         banker_hand = self.banker_hands[0]
         self._banker_natural = is_natural(banker_hand.cards)
         naturals = [player for player in self._active_players() if is_natural(player.hands[0].cards)]
@@ -644,16 +640,17 @@ class PontoonGame:
             hand = player.hands[0]
             hand.declared = True
             hand.done = True
-            self._reveal(hand, only_first=scheme == "pagat")
+            self._reveal(hand, only_first=rules.natural_shown == "ace")
 
-        if scheme == "vingt_un_1800" and naturals:
-            # The first natural in rotation is paid 2 stakes by every other participant; other
-            # natural holders (the dealer's natural included) pay nothing (§6).
+        if rules.natural_paid_by_all and naturals:
+            # The first natural in rotation is paid by every other participant; other natural
+            # holders (the dealer's natural included) pay nothing (§6, D20).
             winner = naturals[0]
             stake = winner.hands[0].stake
+            paid = rules.natural_paid_at_deal * stake
             if not self._banker_natural:
-                self._pay(self.banker, winner.seat, 2 * stake, "natural")
-                winner.hands[0].payout += 2 * stake
+                self._pay(self.banker, winner.seat, paid, "natural")
+                winner.hands[0].payout += paid
             for player in self._active_players():
                 if player is winner:
                     continue
@@ -661,13 +658,13 @@ class PontoonGame:
                 if is_natural(hand.cards):
                     hand.settled = True
                     continue
-                self._pay(player.seat, winner.seat, 2 * stake, "natural")
-                hand.payout -= 2 * stake
-                winner.hands[0].payout += 2 * stake
+                self._pay(player.seat, winner.seat, paid, "natural")
+                hand.payout -= paid
+                winner.hands[0].payout += paid
             winner.hands[0].settled = True
             return True
 
-        if banker_natural_ends_round(rules) and self._banker_natural:
+        if rules.banker_natural_at_deal and self._banker_natural:
             self._reveal(banker_hand)
             banker_hand.done = True
             for player in self._active_players():
@@ -678,11 +675,10 @@ class PontoonGame:
                 hand.done = True
             return True
 
-        paid_at_once = player_natural_paid_at_deal(rules)
-        if paid_at_once and scheme != "vingt_un_1800" and not self._banker_natural:
+        if rules.natural_paid_at_deal and not self._banker_natural:
             for player in naturals:
                 hand = player.hands[0]
-                self._settle_hand(player.seat, hand, paid_at_once * hand.stake, "natural")
+                self._settle_hand(player.seat, hand, rules.natural_paid_at_deal * hand.stake, "natural")
         return True
 
     def _step_player_turns(self) -> bool:
@@ -703,10 +699,7 @@ class PontoonGame:
         return True
 
     def _hand_finished(self, hand: Hand) -> bool:
-        total = hand.total()
-        if total >= BLACKJACK:
-            return True
-        return self.rules.five_card_trick and len(hand.cards) >= FIVE_CARDS
+        return legality.player_hand_stops(hand.stat(), self.rules)
 
     def _apply_player_turn(self, action: Action) -> None:
         player = self.players[self._turn]
@@ -716,9 +709,7 @@ class PontoonGame:
             hand.done = True
         elif kind == ActionKind.TWIST:
             hand.twisted = True
-            # Vingt-Un players draw privately (§6: cards face down); Pontoon's twist is face up.
-            private = self.rules.settlement in ("vingt_un_1800", "vingt_un_1850")
-            self._player_draw(player, hand, face_up=not private)
+            self._player_draw(player, hand, face_up=self.rules.twist_face_up)
         elif kind == ActionKind.BUY:
             hand.stake += action.amount
             hand.last_buy = action.amount
@@ -793,11 +784,7 @@ class PontoonGame:
         return True
 
     def _banker_finished(self, hand: Hand) -> bool:
-        if self.rules.settlement in ("pontoon_1939", "pontoon_2011") and is_natural(hand.cards) and not hand.split:
-            return True
-        if not self.rules.dealer_five_card_trick:  # D9 off: no five-card trick, so no five-card stop
-            return hand.total() >= BLACKJACK
-        return self._hand_finished(hand)
+        return legality.banker_hand_stops(hand.stat(), self.rules)
 
     def _apply_banker_turn(self, action: Action) -> None:
         hand = self.banker_hands[self._banker_active]
@@ -909,120 +896,73 @@ class PontoonGame:
         if self.rules.pack == "deal_on" and self._round_started and self.phase != Phase.ROUND_OVER:
             self._shuffle_and_cut()  # a new dealer shuffles (1800); the sale happens before the deal
 
+    def _hand_context(self, player: PlayerState, hand: Hand) -> dict[str, object]:
+        """What the legality functions need besides the hand: a pair, hands held, free chips, and a
+        fourth-card shoot bet waiting for its card."""
+        cards = hand.cards
+        return {
+            "pair": len(cards) == 2 and legality.pair_splits(CARD_RANK[cards[0]], CARD_RANK[cards[1]], self.rules),
+            "hands_held": len(player.hands),
+            "free_chips": self._free(player.seat),
+            "shoot_waiting": hand.fourth_shoot and len(cards) == 3,
+        }
+
     def _player_legal(self, player: PlayerState, hand: Hand) -> list[LegalAction]:
-        rules = self.rules
-        total = hand.total()
-        count = len(hand.cards)
-        can_draw = total < BLACKJACK and (count < FIVE_CARDS or not rules.five_card_trick)
-        shoot_waiting = hand.fourth_shoot and count == 3
-        legal: list[LegalAction] = []
-        if total >= rules.stick_min and not shoot_waiting:
-            legal.append(LegalAction(ActionKind.STICK))
-        if can_draw:
-            legal.append(LegalAction(ActionKind.TWIST))
-        free = self._free_chips(player)
-        if (
-            can_draw
-            and rules.allow_buy
-            and not hand.twisted
-            and not hand.doubled
-            and not (count == 4 and total <= rules.no_buy_fifth_at_or_below)
-        ):
-            if rules.buy_limits == "pagat":
-                low, high = hand.initial, (hand.last_buy or 2 * hand.initial)
-            else:
-                low, high = 1, hand.initial
-            high = min(high, free)
-            if low <= high:
-                legal.append(LegalAction(ActionKind.BUY, low, high))
-        if self._can_split(player, hand) and free >= hand.initial:
-            legal.append(LegalAction(ActionKind.SPLIT))
-        if rules.double_allowed and can_draw and not hand.doubled and 2 <= count <= 4 and free >= hand.stake:
-            legal.append(LegalAction(ActionKind.DOUBLE))
-        if rules.shoot and can_draw:
+        stat = hand.stat()
+        legal = legality.player_moves(stat, self.rules, **self._hand_context(player, hand))  # type: ignore[arg-type]
+        if self.rules.shoot and legality.player_may_draw(stat, self.rules):
             legal += self._shoot_legal(player.seat, first=False, hand=hand, player=player)
         return legal
 
     def _why_illegal(self, action: Action, legal: list[LegalAction]) -> str:
-        """A short reason why ``action`` is not legal now, for the error message."""
+        """Why ``action`` is not legal now, for the error message: the legality module's own words."""
         for option in legal:
             if option.kind == action.kind:
                 return f"the amount must be in {option.min_amount}..{option.max_amount}"
         kind, rules = action.kind, self.rules
+        reason: str | None = None
         if self.phase == Phase.PLAYER_TURN:
             player = self.players[self._turn]
             hand = player.hands[player.active]
-            total, count = hand.total(), len(hand.cards)
-            if kind == ActionKind.STICK:
-                if total < rules.stick_min:
-                    return f"sticking needs a total of at least {rules.stick_min}, the hand has {total}"
-                return "a shoot bet on the fourth card waits for that card"
-            if kind == ActionKind.BUY and rules.allow_buy:
-                if hand.twisted:
-                    return "no buying after a twist"
-                if count == 4 and total <= rules.no_buy_fifth_at_or_below:
-                    limit = rules.no_buy_fifth_at_or_below
-                    return f"a four-card hand totalling {limit} or less may not buy its fifth card"
-                return "the hand cannot cover the smallest buy"
-            if kind == ActionKind.SPLIT and rules.split != "none":
-                if len(player.hands) >= rules.max_split_hands:
-                    return f"a player may hold at most {rules.max_split_hands} hands"
-                if count != 2 or hand.twisted or hand.buys or hand.doubled:
-                    return "only a hand's first two cards may split"
-                return "only a pair may split" + (" (aces only)" if rules.split_aces_only else "")
-            if kind == ActionKind.DOUBLE and rules.double_allowed:
-                return "a hand doubles once, on two to four cards"
             if kind == ActionKind.SHOOT and rules.shoot:
-                return "a shoot bet needs room in the kitty and comes before a 4th card or on a split hand"
-        return f"{kind.name.lower()} is not a decision of this phase under these rules"
-
-    def _can_split(self, player: PlayerState, hand: Hand) -> bool:
-        rules = self.rules
-        if rules.split == "none" or len(hand.cards) != 2 or len(player.hands) >= rules.max_split_hands:
-            return False
-        if hand.twisted or hand.buys or hand.doubled:
-            return False
-        first, second = hand.cards
-        if rules.split_aces_only:
-            return CARD_RANK[first] == 0 and CARD_RANK[second] == 0
-        if rules.split == "rank":
-            return CARD_RANK[first] == CARD_RANK[second]
-        return CARD_VALUE[first] == CARD_VALUE[second]
+                reason = "a shoot bet needs room in the kitty and comes before a 4th card or on a split hand"
+            else:
+                context = self._hand_context(player, hand)
+                reason = legality.player_move_denial(kind, hand.stat(), rules, **context)  # type: ignore[arg-type]
+        elif self.phase == Phase.BANKER_TURN:
+            hand = self.banker_hands[self._banker_active]
+            reason = legality.banker_move_denial(
+                kind, hand.stat(), rules, pair=self._banker_pair(hand), hands_held=len(self.banker_hands)
+            )
+        return reason or f"{kind.name.lower()} is not a decision of this phase under these rules"
 
     def _shoot_legal(
         self, seat: int, first: bool, hand: Hand | None = None, player: PlayerState | None = None
     ) -> list[LegalAction]:
-        room = min(self.kitty - self._shoot_out, self._cap(seat, self.kitty))
+        room = legality.shoot_room(self.kitty, self._shoot_out, self._free(seat))
         if first:
             legal = [LegalAction(ActionKind.NO_SHOOT)]
             if room >= 1:
                 legal.append(LegalAction(ActionKind.SHOOT, 1, room))
             return legal
         assert hand is not None and player is not None
-        count = len(hand.cards)
-        fourth = count == 3 and not hand.fourth_shoot
-        split_own = (
-            hand.split and player.hands.index(hand) > 0 and not hand.own_shoot and count == 2 and hand.shoot == 0
-        )
-        if room >= 1 and (fourth or split_own):
+        stat = hand.stat()
+        later = player.hands.index(hand) > 0
+        if room >= 1 and (
+            legality.fourth_card_shoot_open(stat, hand.fourth_shoot)
+            or legality.split_hand_shoot_open(stat, later, hand.own_shoot, hand.shoot)
+        ):
             return [LegalAction(ActionKind.SHOOT, 1, room)]
         return []
 
+    def _banker_pair(self, hand: Hand) -> bool:
+        cards = hand.cards
+        return len(cards) == 2 and legality.banker_pair_splits(CARD_RANK[cards[0]], CARD_RANK[cards[1]], self.rules)
+
     def _banker_legal(self, hand: Hand) -> list[LegalAction]:
-        rules = self.rules
-        total, soft = hand.total_soft()
-        if rules.dealer_rule == "hit_soft_17":
-            draws = total < _CASINO_DEALER_STANDS or (total == _CASINO_DEALER_STANDS and soft)
-            return [LegalAction(ActionKind.DRAW if draws else ActionKind.STAND)]
-        legal = [LegalAction(ActionKind.STAND), LegalAction(ActionKind.DRAW)]
-        if (
-            rules.dealer_may_split
-            and len(hand.cards) == 2
-            and CARD_RANK[hand.cards[0]] == CARD_RANK[hand.cards[1]]
-            and len(self.banker_hands) < rules.max_split_hands
-        ):
-            legal.append(LegalAction(ActionKind.BANKER_SPLIT))
-        return legal
+        return legality.banker_moves(
+            hand.stat(), self.rules, pair=self._banker_pair(hand), hands_held=len(self.banker_hands)
+        )
 
     # ------------------------------------------------------------------ chips and cards
 
@@ -1033,14 +973,16 @@ class PontoonGame:
         committed = sum(h.stake + h.shoot for p in self.players if p.seat == seat for h in p.hands if not h.settled)
         return min(wanted, self.balances[seat] - committed)
 
-    def _free_chips(self, player: PlayerState) -> int:
-        return self._cap(player.seat, 1 << 40)
+    def _free(self, seat: int) -> int:
+        """Chips ``seat`` has not yet committed this round (unlimited bankrolls: a huge number)."""
+        return self._cap(seat, legality.UNLIMITED)
 
     def _pay(self, payer: Party, payee: Party, amount: int, reason: str) -> None:
-        """Move ``amount`` chips and record it; every chip movement goes through here."""
+        """Move ``amount`` chips and record it; every chip movement goes through here. The kitty
+        belongs to the banker of the moment (D22)."""
         if amount <= 0 or payer == payee:
             return
-        self.ledger.append(Transfer(payer, payee, amount, reason))
+        self.ledger.record(payer, payee, amount, reason, self.banker)
         self._adjust(payer, -amount)
         self._adjust(payee, amount)
 

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from pontoon_env.game import legality
 from pontoon_env.game.actions import Phase
+from pontoon_env.game.cards import card_name
 from pontoon_env.game.engine import Hand, PontoonGame
-from pontoon_env.game.hands import hand_total
+from pontoon_env.game.hands import HandStat, hand_total
 
 HIDDEN = -1
 """Stands for a face-down card in a view."""
@@ -157,3 +159,50 @@ def observe(game: PontoonGame, seat: int) -> SeatView:
         stakes_doubled=game.stakes_doubled,
         round_index=game.round_index,
     )
+
+
+def seat_report(game: PontoonGame, seat: int) -> dict[str, object]:
+    """The round's settlement as ``seat`` may see it (the seat-filtered twin of
+    :meth:`PontoonGame.round_report`, for an environment's ``info``).
+
+    Cards the seat may not see are ``"??"`` and the class of a hand the seat cannot read is
+    ``"hidden"`` (a hand known to be bust or declared a natural is shown as such). Stakes,
+    payouts, the ledger and every seat's result are chips moved on the table, so they are public.
+    """
+    view = observe(game, seat)
+    rules = game.rules
+
+    def hand_entry(hand: HandView, banker: bool) -> dict[str, object]:
+        hidden = HIDDEN in hand.cards
+        if hand.bust:
+            hand_class = "bust"
+        elif hand.declared:
+            hand_class = "pontoon"
+        elif hidden or not hand.cards:
+            hand_class = "hidden"
+        else:
+            stat = HandStat(*hand_total(hand.cards), len(hand.cards), hand.split)
+            result = legality.banker_result(stat, rules) if banker else legality.player_result(stat, rules)
+            hand_class = result.hand_class.name.lower()
+        return {
+            "cards": ["??" if card == HIDDEN else card_name(card) for card in hand.cards],
+            "hand_class": hand_class,
+            "total": None if hidden else hand.total,
+        }
+
+    hands = []
+    for player_seat, seat_hands in view.players:
+        engine_hands = next(player.hands for player in game.players if player.seat == player_seat)
+        for index, (hand, played) in enumerate(zip(seat_hands, engine_hands)):
+            entry = hand_entry(hand, banker=False)
+            entry.update(seat=player_seat, hand=index, stake=hand.stake, shoot=hand.shoot, payout=played.payout)
+            hands.append(entry)
+    return {
+        "banker": view.banker,
+        "banker_hands": [hand_entry(hand, banker=True) for hand in view.banker_hands],
+        "hands": hands,
+        "ledger": game.ledger.as_dicts(),
+        "result": {str(index): value for index, value in enumerate(game.ledger.results(game.num_seats))},
+        "kitty": game.ledger.chips("kitty"),
+        "pool": game.ledger.chips("pool"),
+    }

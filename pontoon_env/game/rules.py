@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from collections.abc import Mapping
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 Settlement = Literal["pagat", "casino", "vingt_un_1800", "vingt_un_1850", "pontoon_1939", "pontoon_2011"]
 SplitRule = Literal["none", "rank", "value"]
@@ -25,6 +26,9 @@ BankPassing = Literal["none", "pontoon", "natural_holder", "rotate_on_natural"]
 FirstBanker = Literal["random", "high_card", "first_ace", "first_jack"]
 DealerRule = Literal["free", "hit_soft_17"]
 SplitPontoon = Literal["pontoon", "21"]
+BankerLooks = Literal["at_deal", "at_turn"]
+NaturalShown = Literal["ace", "both"]
+NaturalVsNatural = Literal["banker", "stand_off"]
 
 
 class RulesError(ValueError):
@@ -81,6 +85,31 @@ class Rules:
     """Most hands a player may hold after splits and re-splits (D10)."""
     double_allowed: bool = False
     """The casino double: once per hand on 2–4 cards, the stake doubles, hitting may go on."""
+    draw_on_soft_21: bool = False
+    """A soft 21 of three or four cards may still twist or (casino) double; a hard 21 and a two-card
+    21 stop, and buying at 21 stays forbidden (D19, D4). The banker always stops at 21."""
+    banker_looks: BankerLooks = "at_deal"
+    """When the banker looks at his cards: with the second card (``at_deal``; his first card before
+    that where he may double the stakes), or not before his turn (``at_turn``, 2011)."""
+    natural_shown: NaturalShown = "ace"
+    """How a declared natural is laid down: the ace face up and the ten face down (``ace``, pagat),
+    or both cards face up (``both``)."""
+    twist_face_up: bool = True
+    """A twisted (drawn) card comes face up; ``False``: Vingt-Un draws are private (E3)."""
+    banker_natural_at_deal: bool = True
+    """The banker's natural is shown at the deal and ends the round (pagat, casino, Vingt-Un);
+    ``False``: it waits for his turn and settles by the table (1939, 2011)."""
+    banker_natural_wins: int = 2
+    """Stakes a banker's natural at the deal takes from each player (pagat 2, casino 1)."""
+    natural_vs_natural: NaturalVsNatural = "banker"
+    """A player's natural against a banker's natural at the deal: pays like any hand (``banker``,
+    E12) or stands off (``stand_off``, Vingt-Un, D12)."""
+    natural_paid_at_deal: int = 0
+    """Stakes a player's unsplit natural is paid at once when the banker has none (1939: 3,
+    Vingt-Un: 2); 0: it waits for settlement."""
+    natural_paid_by_all: bool = False
+    """1800: the first natural in rotation is paid ``natural_paid_at_deal`` stakes by every other
+    participant, players included; other naturals pay nothing (§6, D20)."""
     dealer_rule: DealerRule = "free"
     """``free``: the banker draws as he chooses; ``hit_soft_17``: the casino dealer's fixed rule."""
     dealer_may_split: bool = False
@@ -187,6 +216,14 @@ def _validate(rules: Rules) -> None:
     _check_range(rules, "cut_card_fraction", 0.1, 0.95)
     _check_range(rules, "ante", 0, 1_000_000)
     _check_range(rules, "bankroll", 0, 10**12)
+    _check_range(rules, "banker_natural_wins", 1, 3)
+    _check_range(rules, "natural_paid_at_deal", 0, 3)
+    if rules.natural_paid_by_all and rules.natural_paid_at_deal == 0:
+        raise _contradiction(
+            "a natural paid by every participant needs natural_paid_at_deal >= 1",
+            natural_paid_by_all=True,
+            natural_paid_at_deal=0,
+        )
     if rules.min_stake > rules.max_stake:
         raise _contradiction(
             "min_stake must not exceed max_stake", min_stake=rules.min_stake, max_stake=rules.max_stake
@@ -248,6 +285,9 @@ PRESETS: dict[str, Rules] = {
         max_split_hands=3,
         double_allowed=True,
         dealer_rule="hit_soft_17",
+        draw_on_soft_21=True,
+        natural_shown="both",
+        banker_natural_wins=1,
         pack="fresh_each_round",
         shuffle_after_pontoon=False,
         bank_passing="none",
@@ -267,6 +307,11 @@ PRESETS: dict[str, Rules] = {
         split="none",
         max_split_hands=1,
         reveal_busts=False,
+        natural_shown="both",
+        twist_face_up=False,
+        natural_vs_natural="stand_off",
+        natural_paid_at_deal=2,
+        natural_paid_by_all=True,
         pack="deal_on",
         shuffle_after_pontoon=False,
         bank_passing="natural_holder",
@@ -277,6 +322,7 @@ PRESETS: dict[str, Rules] = {
         preset="vingt_un_1850",
         settlement="vingt_un_1850",
         banker_double=True,
+        split_pontoon="21",
         five_card_trick=False,
         dealer_five_card_trick=False,
         allow_buy=False,
@@ -286,6 +332,10 @@ PRESETS: dict[str, Rules] = {
         max_split_hands=3,
         dealer_may_split=True,
         reveal_busts=False,
+        natural_shown="both",
+        twist_face_up=False,
+        natural_vs_natural="stand_off",
+        natural_paid_at_deal=2,
         pack="deal_on",
         shuffle_after_pontoon=False,
         bank_passing="rotate_on_natural",
@@ -303,6 +353,9 @@ PRESETS: dict[str, Rules] = {
         stick_min=0,
         split="rank",
         max_split_hands=4,
+        natural_shown="both",
+        banker_natural_at_deal=False,
+        natural_paid_at_deal=3,
         first_banker="high_card",
     ),
     "pontoon_2011": dataclasses.replace(
@@ -316,6 +369,9 @@ PRESETS: dict[str, Rules] = {
         split="rank",
         split_aces_only=True,
         reveal_busts=False,
+        banker_looks="at_turn",
+        natural_shown="both",
+        banker_natural_at_deal=False,
         bank_take_over_optional=True,
         first_banker="first_jack",
     ),
@@ -341,6 +397,42 @@ def make_rules(preset: str | Rules = "pagat", /, **overrides: Any) -> Rules:
                 f"unknown rules option {name!r} for preset {base.preset!r}: expected one of {sorted(OPTION_NAMES)}"
             )
     return dataclasses.replace(base, **overrides)
+
+
+RulesSpec = Union[str, Rules, Mapping[str, Any]]  # noqa: UP007 (a runtime alias)
+"""A rule set as users give it: a preset name, a :class:`Rules`, or a dict of options."""
+
+
+def resolve_rules(rules: RulesSpec, rule_options: Mapping[str, Any] | None = None) -> Rules:
+    """Build :class:`Rules` from a preset name, a :class:`Rules` or a dict of options.
+
+    A dict names its base preset under ``"preset"`` (default ``"pagat"``); every other key is a
+    rules option. A dict whose ``"preset"`` is not a preset name must hold every option (a custom
+    rule set saved whole, as a checkpoint's config does); otherwise it is a misspelt preset and is
+    refused rather than silently built on defaults. ``rule_options`` are applied on top.
+
+    Raises:
+        RulesError: an unknown preset or option, or an invalid value (the message names it).
+    """
+    options = dict(rule_options or {})
+    if isinstance(rules, (Rules, str)):
+        return make_rules(rules, **options)
+    if isinstance(rules, Mapping):
+        given = dict(rules)
+        preset = given.pop("preset", "pagat")
+        if preset in PRESETS:
+            return make_rules(preset, **{**given, **options})
+        missing = sorted(set(OPTION_NAMES) - {"preset"} - set(given))
+        if missing:
+            raise RulesError(
+                f"rules dict: unknown preset {preset!r}: expected one of {sorted(PRESETS)} (or a custom rule "
+                f"set listing every option; missing {missing[:4]}{' ...' if len(missing) > 4 else ''})"
+            )
+        unknown = sorted(set(given) - set(OPTION_NAMES))
+        if unknown:
+            raise RulesError(f"rules dict: unknown options {unknown}: expected some of {sorted(OPTION_NAMES)}")
+        return make_rules(Rules(preset=str(preset), **given), **options)
+    raise RulesError(f"rules: expected a preset name, a Rules or a dict of options, got {type(rules).__name__} {rules!r}")
 
 
 def option_docs() -> dict[str, str]:

@@ -7,9 +7,9 @@ exact solver and a vectorised engine all share them.
 
 * :func:`standing_hand_payout`: a player hand still standing against the banker's final hand.
 * :func:`banker_natural_at_deal`: what a banker's natural takes when it ends the round at the deal
-  (``pagat``, ``casino``, 1800, 1850); ``None`` where the preset settles it at the banker's turn.
-* :func:`player_natural_at_deal`: what a player's natural is paid at once (1939, 1850); ``None``
-  where it waits for settlement.
+  (where ``rules.banker_natural_at_deal``).
+
+What a player's natural is paid at once is the option ``rules.natural_paid_at_deal``.
 """
 
 from __future__ import annotations
@@ -139,35 +139,14 @@ def standing_hand_payout(rules: Rules, player: HandResult, banker: HandResult) -
     return _TABLES[rules.settlement](rules, player, banker)
 
 
-def banker_natural_ends_round(rules: Rules) -> bool:
-    """True where a banker's natural is revealed at the deal and ends the round (§3, §5, §6, §7)."""
-    return rules.settlement in ("pagat", "casino", "vingt_un_1800", "vingt_un_1850")
-
-
 def banker_natural_at_deal(rules: Rules, player_has_natural: bool) -> int:
-    """What a banker's natural revealed at the deal does to each player's initial stake.
-
-    ``pagat``: every player loses 2 (D-log: player pontoons too). ``casino``: every player loses 1.
-    1850: players pay 2, a player natural stands off (D12). 1800: the dealer's natural, first in
-    rotation when no player has one, takes 2 from every player; a player natural pays nothing.
+    """What a banker's natural shown at the deal (``rules.banker_natural_at_deal``) does to each
+    player's initial stake: ``-banker_natural_wins`` (pagat 2, casino 1; a player's natural pays
+    too, E12), or 0 for a player's natural where ``natural_vs_natural="stand_off"`` (Vingt-Un, D12).
     """
-    scheme = rules.settlement
-    if scheme == "pagat":
-        return -2
-    if scheme == "casino":
-        return -1
-    if scheme in ("vingt_un_1850", "vingt_un_1800"):
-        return 0 if player_has_natural else -2
-    raise ValueError(f"settlement {scheme!r} settles the banker's natural at the banker's turn")
-
-
-def player_natural_paid_at_deal(rules: Rules) -> int:
-    """What a player's (unsplit) natural is paid at once when the banker has none; 0 if it waits.
-
-    1939: 3 stakes and the player takes the bank. 1850: 2, settled with the dealer only.
-    (1800's natural is paid by every participant: see the engine's natural handling.)
-    """
-    return {"pontoon_1939": 3, "vingt_un_1850": 2, "vingt_un_1800": 2}.get(rules.settlement, 0)
+    if player_has_natural and rules.natural_vs_natural == "stand_off":
+        return 0
+    return -rules.banker_natural_wins
 
 
 def shoot_bet_wins(stake_payout: int) -> bool:
