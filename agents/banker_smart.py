@@ -133,6 +133,7 @@ class BankerSmart(BankerThreshold):
     """
 
     name = "banker_smart"
+    sees_table = True  # its belief reads every player's visible hands
 
     def __init__(
         self,

@@ -101,6 +101,8 @@ class ScriptedPolicy:
 
     name = "scripted"
     role: Literal["player", "banker"] = "player"
+    sees_table = False
+    """Scripted rules read only their own seat's hands (and the banker's): the cheap view will do."""
 
     def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
         if not legal:

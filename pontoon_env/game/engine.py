@@ -192,6 +192,10 @@ class PontoonGame:
         self.players: list[PlayerState] = []
         self.banker_hands: list[Hand] = []
         self.phase = Phase.ROUND_OVER
+        self._to_act = -1
+        """The seat that decides now, fixed whenever the round stops at a decision (see :meth:`_run`)."""
+        self._moves_cache: dict[object, tuple[LegalAction, ...]] = {}
+        """Legal hand moves by (hand statistic, context): :mod:`legality` is pure in them."""
         self._steps: list[Callable[[PontoonGame], bool]] = []
         self._legal: list[LegalAction] | None = None
         """Legal actions at the current decision, computed once (policies ask, then apply)."""
@@ -242,6 +246,9 @@ class PontoonGame:
     @property
     def current_seat(self) -> int:
         """The seat that decides now (``-1`` when the round is over)."""
+        return self._to_act
+
+    def _seat_to_act(self) -> int:
         if self.phase == Phase.ROUND_OVER:
             return -1
         if self.phase in (Phase.BANK_SALE, Phase.KITTY, Phase.BANKER_DOUBLE, Phase.BANKER_TURN):
@@ -475,10 +482,12 @@ class PontoonGame:
         steps = self._steps
         while self._step < len(steps):
             if not steps[self._step](self):
+                self._to_act = self._seat_to_act()
                 return
             self._step += 1
             self._turn = 0
         self.phase = Phase.ROUND_OVER
+        self._to_act = -1
 
     def _step_take_bank(self) -> bool:
         if not self.take_over_candidates:
@@ -699,7 +708,8 @@ class PontoonGame:
         return True
 
     def _hand_finished(self, hand: Hand) -> bool:
-        return legality.player_hand_stops(hand.stat(), self.rules)
+        total, soft = values_total(hand.pips, hand.has_ace)
+        return not legality.may_draw(total, soft, len(hand.cards), self.rules)
 
     def _apply_player_turn(self, action: Action) -> None:
         player = self.players[self._turn]
@@ -784,7 +794,7 @@ class PontoonGame:
         return True
 
     def _banker_finished(self, hand: Hand) -> bool:
-        return legality.banker_hand_stops(hand.stat(), self.rules)
+        return legality.banker_stops(hand.total(), len(hand.cards), self.rules)
 
     def _apply_banker_turn(self, action: Action) -> None:
         hand = self.banker_hands[self._banker_active]
@@ -896,23 +906,34 @@ class PontoonGame:
         if self.rules.pack == "deal_on" and self._round_started and self.phase != Phase.ROUND_OVER:
             self._shuffle_and_cut()  # a new dealer shuffles (1800); the sale happens before the deal
 
-    def _hand_context(self, player: PlayerState, hand: Hand) -> dict[str, object]:
+    def _hand_context(self, player: PlayerState, hand: Hand) -> tuple[bool, int, int, bool]:
         """What the legality functions need besides the hand: a pair, hands held, free chips, and a
         fourth-card shoot bet waiting for its card."""
         cards = hand.cards
-        return {
-            "pair": len(cards) == 2 and legality.pair_splits(CARD_RANK[cards[0]], CARD_RANK[cards[1]], self.rules),
-            "hands_held": len(player.hands),
-            "free_chips": self._free(player.seat),
-            "shoot_waiting": hand.fourth_shoot and len(cards) == 3,
-        }
+        return (
+            len(cards) == 2 and legality.pair_splits(CARD_RANK[cards[0]], CARD_RANK[cards[1]], self.rules),
+            len(player.hands),
+            self._free(player.seat),
+            hand.fourth_shoot and len(cards) == 3,
+        )
 
     def _player_legal(self, player: PlayerState, hand: Hand) -> list[LegalAction]:
         stat = hand.stat()
-        legal = legality.player_moves(stat, self.rules, **self._hand_context(player, hand))  # type: ignore[arg-type]
+        context = self._hand_context(player, hand)
+        key = (stat, context)
+        moves = self._moves_cache.get(key)
+        if moves is None:  # legality is pure in (stat, context): most decisions repeat one seen before
+            if len(self._moves_cache) > 50_000:  # finite bankrolls make free chips vary: stay bounded
+                self._moves_cache.clear()
+            pair, hands_held, free_chips, shoot_waiting = context
+            moves = self._moves_cache[key] = tuple(
+                legality.player_moves(
+                    stat, self.rules, pair=pair, hands_held=hands_held, free_chips=free_chips, shoot_waiting=shoot_waiting
+                )
+            )
         if self.rules.shoot and legality.player_may_draw(stat, self.rules):
-            legal += self._shoot_legal(player.seat, first=False, hand=hand, player=player)
-        return legal
+            return [*moves, *self._shoot_legal(player.seat, first=False, hand=hand, player=player)]
+        return list(moves)
 
     def _why_illegal(self, action: Action, legal: list[LegalAction]) -> str:
         """Why ``action`` is not legal now, for the error message: the legality module's own words."""
@@ -927,8 +948,16 @@ class PontoonGame:
             if kind == ActionKind.SHOOT and rules.shoot:
                 reason = "a shoot bet needs room in the kitty and comes before a 4th card or on a split hand"
             else:
-                context = self._hand_context(player, hand)
-                reason = legality.player_move_denial(kind, hand.stat(), rules, **context)  # type: ignore[arg-type]
+                pair, hands_held, free_chips, shoot_waiting = self._hand_context(player, hand)
+                reason = legality.player_move_denial(
+                    kind,
+                    hand.stat(),
+                    rules,
+                    pair=pair,
+                    hands_held=hands_held,
+                    free_chips=free_chips,
+                    shoot_waiting=shoot_waiting,
+                )
         elif self.phase == Phase.BANKER_TURN:
             hand = self.banker_hands[self._banker_active]
             reason = legality.banker_move_denial(

@@ -74,19 +74,25 @@ def player_card_limit(rules: Rules) -> int:
     return FIVE_CARDS if rules.five_card_trick else 99
 
 
-def player_may_draw(stat: HandStat, rules: Rules) -> bool:
-    """A hand may take another card: under 21 and under the card limit, or, with
-    ``draw_on_soft_21`` (D19), a soft 21 of three or more cards (it cannot go bust)."""
-    if stat.n_cards >= player_card_limit(rules):
+def may_draw(total: int, soft: bool, n_cards: int, rules: Rules) -> bool:
+    """A hand of ``total`` (``soft``) and ``n_cards`` may take another card: under 21 and under
+    the card limit, or, with ``draw_on_soft_21`` (D19), a soft 21 of three or more cards (it
+    cannot go bust). The engine's hot path calls this form; :func:`player_may_draw` reads a stat."""
+    if n_cards >= (FIVE_CARDS if rules.five_card_trick else 99):
         return False
-    if stat.total < BLACKJACK:
+    if total < BLACKJACK:
         return True
-    return stat.total == BLACKJACK and stat.soft and stat.n_cards >= 3 and rules.draw_on_soft_21
+    return total == BLACKJACK and soft and n_cards >= 3 and rules.draw_on_soft_21
+
+
+def player_may_draw(stat: HandStat, rules: Rules) -> bool:
+    """:func:`may_draw` for a hand statistic."""
+    return may_draw(stat.total, stat.soft, stat.n_cards, rules)
 
 
 def player_hand_stops(stat: HandStat, rules: Rules) -> bool:
     """The hand is finished without a decision: bust, a 21 that may not draw, or the card limit."""
-    return not player_may_draw(stat, rules)
+    return not may_draw(stat.total, stat.soft, stat.n_cards, rules)
 
 
 def stick_denial(stat: HandStat, rules: Rules, shoot_waiting: bool = False) -> str | None:
@@ -271,9 +277,15 @@ def banker_card_limit(rules: Rules) -> int:
     return FIVE_CARDS if rules.five_card_trick and rules.dealer_five_card_trick else 99
 
 
+def banker_stops(total: int, n_cards: int, rules: Rules) -> bool:
+    """The banker's hand of ``total`` and ``n_cards`` is finished: 21 (a natural included), bust,
+    or his card limit."""
+    return total >= BLACKJACK or n_cards >= banker_card_limit(rules)
+
+
 def banker_hand_stops(stat: HandStat, rules: Rules) -> bool:
-    """The banker's hand is finished: 21 (a natural included), bust, or his card limit."""
-    return stat.total >= BLACKJACK or stat.n_cards >= banker_card_limit(rules)
+    """:func:`banker_stops` for a hand statistic."""
+    return banker_stops(stat.total, stat.n_cards, rules)
 
 
 def banker_pair_splits(rank_a: int, rank_b: int, rules: Rules) -> bool:

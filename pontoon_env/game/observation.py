@@ -100,6 +100,8 @@ def _hand_view(hand: Hand, sees_all: bool, visible: int = 0) -> HandView:
     """``visible``: how many of the hand's first cards the seat has looked at (the banker's own)."""
     if sees_all:
         cards = tuple(hand.cards)
+    elif all(hand.public):
+        cards = tuple(hand.cards)
     else:
         cards = tuple(
             card if public or index < visible else HIDDEN
@@ -121,16 +123,29 @@ def _hand_view(hand: Hand, sees_all: bool, visible: int = 0) -> HandView:
     )
 
 
-def observe(game: PontoonGame, seat: int) -> SeatView:
-    """Return what ``seat`` may see of ``game`` now."""
+def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
+    """Return what ``seat`` may see of ``game`` now.
+
+    ``table=False`` builds a cheaper view for policies that look only at their own seat (the
+    scripted players and bankers): ``players`` then holds only this seat's own entry. It never
+    shows more than the full view; everything else (the banker's hands, stakes of the own hands,
+    the table's chips and the seen ranks) is as in the full view.
+    """
     if not 0 <= seat < game.num_seats:
         raise ValueError(f"seat: expected 0..{game.num_seats - 1}, got {seat!r}")
     banker = game.banker_seat_of_round if game.players else game.banker
     is_banker = seat == banker
-    players = tuple(
-        (player.seat, tuple(_hand_view(hand, sees_all=player.seat == seat) for hand in player.hands))
-        for player in game.players
-    )
+    if table:
+        players = tuple(
+            (player.seat, tuple(_hand_view(hand, sees_all=player.seat == seat) for hand in player.hands))
+            for player in game.players
+        )
+    else:
+        players = tuple(
+            (player.seat, tuple(_hand_view(hand, sees_all=True) for hand in player.hands))
+            for player in game.players
+            if player.seat == seat
+        )
     looked = game.banker_cards_known_to_banker
     banker_hands = tuple(
         _hand_view(hand, sees_all=False, visible=looked if is_banker else 0) for hand in game.banker_hands

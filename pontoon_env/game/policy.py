@@ -24,6 +24,10 @@ class Policy(Protocol):
 
     ``view`` is everything the seat may see, ``legal`` the legal actions with their amount ranges,
     ``rng`` the only source of randomness a policy may use.
+
+    A policy may set a class attribute ``sees_table = False`` when it looks only at its own seat
+    (its hands, the banker's hands, the table's chips): the runner then builds the cheaper view
+    (:func:`~pontoon_env.game.observation.observe` with ``table=False``).
     """
 
     def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action: ...
@@ -33,6 +37,7 @@ class RandomPolicy:
     """Uniformly random over legal action kinds, then uniformly over the kind's amounts."""
 
     name = "random"
+    sees_table = False
 
     def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
         option = legal[int(rng.integers(len(legal)))]

@@ -77,7 +77,8 @@ def decide(game: PontoonGame, policy: Policy, rng: np.random.Generator, label: s
         PolicyError: the answer is not an :class:`Action` (names the policy, the seat and the phase).
     """
     seat = game.current_seat
-    action = policy.act(observe(game, seat), game.legal_actions(), rng)
+    view = observe(game, seat, table=getattr(policy, "sees_table", True))
+    action = policy.act(view, game.legal_actions(), rng)
     if not isinstance(action, Action):
         raise PolicyError(
             f"policy {_name(policy, label)!r} in seat {seat} returned {action!r}, not a pontoon_env.Action "
