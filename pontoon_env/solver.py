@@ -25,7 +25,7 @@ Public API
 * :func:`strategy_chart`: a text chart of the optimal play.
 * :func:`threshold_policy`: "stick at k or more, else twist" baselines.
 
-Modelling decisions (where RULES.md leaves the solver a choice) are listed in the docstring of
+Modelling decisions (where docs/rules.md leaves the solver a choice) are listed in the docstring of
 :func:`solve`.
 """
 

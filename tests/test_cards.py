@@ -1,4 +1,4 @@
-"""Cards and hands (RULES.md §1): parsing, malformed decks, values, totals and hand classes."""
+"""Cards and hands (docs/rules.md §1): parsing, malformed decks, values, totals and hand classes."""
 
 from __future__ import annotations
 

@@ -16,3 +16,23 @@ def test_presets_doc_lists_every_option_and_preset() -> None:
             assert f"| `{option}` |" in text
     for name in PRESETS:
         assert f"`{name}`" in text
+
+
+RULES_DOC = DEFAULT_PATH.parent / "rules.md"
+SHARED_RULES = DEFAULT_PATH.parent.parent.parent / "shared" / "rules" / "RULES.md"
+
+
+def test_the_rules_spec_in_the_repository_is_the_shared_one() -> None:
+    import pytest
+
+    if not SHARED_RULES.is_file():
+        pytest.skip("../shared/rules/RULES.md is not beside this checkout")
+    ours = RULES_DOC.read_text(encoding="utf-8")
+    body = ours.split("-->\n\n", 1)[1]  # after the header comment saying where it comes from
+    assert body == SHARED_RULES.read_text(encoding="utf-8"), "docs/rules.md is out of step with shared/rules/RULES.md"
+
+
+def test_the_rules_spec_names_every_decision_the_presets_cite() -> None:
+    text = RULES_DOC.read_text(encoding="utf-8")
+    for number in range(1, 23):
+        assert f"| D{number} |" in text

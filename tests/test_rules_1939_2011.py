@@ -1,4 +1,4 @@
-"""RULES.md §8 (Pontoon 1939, D13, D14) and §9 (Pontoon 2011, D6, D15).
+"""docs/rules.md §8 (Pontoon 1939, D13, D14) and §9 (Pontoon 2011, D6, D15).
 
 1939 stakes come on the first card, then the banker's double decision (``no_double`` in most
 scripts). 2011 has no double. One player: the deck lists the player's first card, the banker's

@@ -1,4 +1,4 @@
-"""RULES.md §5: the online-casino Pontoon (preset ``casino``) and decisions D8–D10.
+"""docs/rules.md §5: the online-casino Pontoon (preset ``casino``) and decisions D8–D10.
 
 The bet comes before any card, so a script starts with the stake; the deck lists the player's
 first card, the dealer's first, the player's second, the dealer's second, then the draws.

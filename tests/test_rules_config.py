@@ -1,4 +1,4 @@
-"""Rules options (RULES.md preamble, §2, §10): validation, presets, overrides and the table set-up."""
+"""Rules options (docs/rules.md preamble, §2, §10): validation, presets, overrides and the table set-up."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §1–§3 (preset ``pagat``), §9b (selling the bank) and decisions D1–D5, D16–D18.
+"""docs/rules.md §1–§3 (preset ``pagat``), §9b (selling the bank) and decisions D1–D5, D16–D18.
 
 Every test stacks the pack. With one player, seat 0 deals and seat 1 plays; the deck lists the
 player's first card, the banker's first card, the player's second card, the banker's second card,

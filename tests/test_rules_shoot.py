@@ -1,4 +1,4 @@
-"""RULES.md §4: Shoot Pontoon's kitty and shoot bets (and D7).
+"""docs/rules.md §4: Shoot Pontoon's kitty and shoot bets (and D7).
 
 The round opens with the banker's kitty decision, then the first cards, the stakes, the shoot
 bets in turn, the second cards and the players' turns.

@@ -1,4 +1,4 @@
-"""RULES.md §6 (Vingt-Un 1800, D11) and §7 (Vingt-Un 1850, D12).
+"""docs/rules.md §6 (Vingt-Un 1800, D11) and §7 (Vingt-Un 1850, D12).
 
 1800 stakes are fixed and placed before the deal, so the first decision is a player's turn.
 1850 stakes come on the first card, then the dealer's double decision. Most 1850 tests turn the

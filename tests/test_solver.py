@@ -6,7 +6,7 @@ with ``settlement``), so the DP's transitions, splits, buys, doubles, naturals a
 all compared with an independent implementation.
 
 The simulator's rules of play (which moves a hand has, which pairs split, when a hand stops) are an
-independent reading of RULES.md written here on purpose, *not* :mod:`pontoon_env.game.legality`:
+independent reading of docs/rules.md written here on purpose, *not* :mod:`pontoon_env.game.legality`:
 the solver calls that module, so a differential test must not.
 """
 

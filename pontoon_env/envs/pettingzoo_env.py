@@ -16,7 +16,7 @@
 The whole Pontoon table as a multi-agent environment: the banker and every player are agents,
 named by seat (``seat_0`` .. ``seat_N``). Seats keep their names when the bank changes hands; who
 banks this round is marked in each observation (``table.is_banker`` and the ``seat[k].is_banker``
-flags). Every rule preset of ``RULES.md`` and every option is available through ``rules`` and
+flags). Every rule preset of ``docs/rules.md`` and every option is available through ``rules`` and
 ``rule_options``.
 
 ### Observation Space

@@ -1,4 +1,4 @@
-"""The table engine: one banker, 1–9 players, every step of every preset of RULES.md.
+"""The table engine: one banker, 1–9 players, every step of every preset of docs/rules.md.
 
 :class:`PontoonGame` is a state machine in the OpenSpiel mould. The static rules live in
 :class:`~pontoon_env.game.rules.Rules`; this module holds the state and its transitions; what each seat

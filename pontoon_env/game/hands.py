@@ -22,7 +22,7 @@ SOFT_BONUS = 10
 
 
 class HandClass(IntEnum):
-    """Hand classes, ordered from worst to best (RULES.md §1)."""
+    """Hand classes, ordered from worst to best (docs/rules.md §1)."""
 
     BUST = 0
     TOTAL = 1  # 20 or less, not a five-card trick

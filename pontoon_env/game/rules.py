@@ -1,4 +1,4 @@
-"""Rule sets as data: one typed, immutable, validated :class:`Rules` per preset of RULES.md.
+"""Rule sets as data: one typed, immutable, validated :class:`Rules` per preset of docs/rules.md.
 
 Every rule a preset fixes is an option that can be overridden by name::
 
@@ -39,7 +39,7 @@ class RulesError(ValueError):
 class Rules:
     """A complete, validated rule set. Build one with :func:`make_rules`.
 
-    Each field is documented below with the section of RULES.md (§) or decision (D) it implements.
+    Each field is documented below with the section of docs/rules.md (§) or decision (D) it implements.
     """
 
     preset: str = "custom"
@@ -376,7 +376,7 @@ PRESETS: dict[str, Rules] = {
         first_banker="first_jack",
     ),
 }
-"""Every preset of RULES.md, by name."""
+"""Every preset of docs/rules.md, by name."""
 
 
 def make_rules(preset: str | Rules = "pagat", /, **overrides: Any) -> Rules:

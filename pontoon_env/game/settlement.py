@@ -1,4 +1,4 @@
-"""Settlement tables of RULES.md as small pure functions.
+"""Settlement tables of docs/rules.md as small pure functions.
 
 Each function answers one question with a signed multiple of a hand's *current* stake, seen from
 the player: ``+k`` means the banker pays ``k`` stakes, ``-k`` that the player pays ``k`` stakes,
@@ -34,8 +34,14 @@ def _beats(player: HandResult, banker: HandResult) -> bool:
 
 
 def _pagat(rules: Rules, player: HandResult, banker: HandResult) -> int:
-    """§3 table (``pagat`` and ``shoot``). Ties go to the banker."""
+    """§3 table (``pagat`` and ``shoot``). Ties go to the banker.
+
+    A banker's pontoon normally ends the round at the deal; where ``banker_natural_at_deal`` is
+    turned off it reaches this table and takes what it would have taken at the deal.
+    """
     p, b = player.hand_class, banker.hand_class
+    if b == PONTOON:
+        return banker_natural_at_deal(rules, p == PONTOON)
     special = p in (PONTOON, FIVE_CARD_TRICK)
     pays = 2 if p == PONTOON else rules.five_card_trick_pays
     if b == BUST:
