@@ -14,5 +14,5 @@ if ! "$VENV/bin/python" -c "import torch" 2>/dev/null; then
   "$VENV/bin/python" -m pip install -q "torch==2.13.0" \
     || "$VENV/bin/python" -m pip install -q torch --index-url https://download.pytorch.org/whl/cpu
 fi
-"$VENV/bin/python" -m pip install -q -e ".[train,multiagent,render,dev]"
+"$VENV/bin/python" -m pip install -q -e ".[all,dev]"
 echo "virtual environment ready: $VENV"
