@@ -1,0 +1,664 @@
+"""Train a banker policy and player policies at once with RLlib PPO (new API stack), locally or on a cluster.
+
+What a run does (:func:`train`):
+
+1. connects to Ray (:func:`connect`): without ``address``, a private single-node instance on
+   this machine's loopback interface with ``num_cpus`` cores and no dashboard; with
+   ``address="host:port"`` (or ``"auto"``), the running cluster that ``ray start --head``
+   started, after checking that the address answers at all;
+2. builds PPO (:func:`build_config`) over :class:`~pontoon_tools.rllib.env.PontoonMultiAgentEnv`
+   with one :class:`~pontoon_tools.rllib.module.MaskedPPOTorchRLModule` per policy
+   (``banker`` + ``player``, or ``banker`` + ``player_seat_<k>``), trained at the same time, on
+   ``num_env_runners`` sampling actors of ``num_envs_per_env_runner`` tables each;
+3. trains until ``timesteps`` decisions (all seats together) have been sampled, logging each
+   iteration to ``progress.csv`` and TensorBoard (``tb/``) and, every ``checkpoint_every``
+   iterations, saving ``checkpoints/iter_N`` and scoring both roles against the scripted
+   baselines (``eval_history.csv``);
+4. saves ``checkpoint/`` and ``config.json`` in the run folder ``runs/<name>/`` (the SB3 path's
+   layout: the model beside its config), which :mod:`agents.rllib_policy` loads into any seat.
+
+Everything that can be checked without Ray (settings, rules, the run folder) is checked before
+Ray is imported, so a bad option costs no cluster start.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import math
+import os
+import platform
+import socket
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pontoon_tools.rllib import INSTALL_HINT, RAY_VERSION, RayMissingError, require_ray
+from pontoon_tools.rllib.roles import POLICY_LAYOUTS, module_for_agent, module_ids
+
+EPISODES = ("round", "session")
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch for a single-node instance bound to 127.0.0.1 (its default on macOS and Windows)."""
+CONNECT_TIMEOUT_S = 5.0
+
+
+class RLlibTrainingError(ValueError):
+    """A training run that cannot start as asked: a bad setting, an unreachable cluster, a bad resume."""
+
+
+@dataclass
+class RLlibSettings:
+    """Every option of an RLlib run (``train_rllib.py``'s arguments and defaults).
+
+    The defaults suit two CPU cores: one sampling actor with 8 tables, 4,000 decisions per PPO
+    update in minibatches of 256 for 6 epochs, a [64, 64] network (policy and value apart, so
+    the large chip rewards of the value loss do not swamp the policy), ``gamma = 1`` (a round is
+    a short episode paid at its end) and a small entropy bonus.
+    """
+
+    rules: str = "pagat"
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: int = 3
+    episode: str = "round"
+    session_rounds: int = 10
+    policies: str = "shared"
+    timesteps: int = 200_000
+    seed: int = 0
+    out: str | None = None
+    resume: str | None = None
+    address: str | None = None
+    num_cpus: int | None = None
+    num_env_runners: int = 1
+    num_envs_per_env_runner: int = 8
+    rollout_fragment_length: int = 32
+    train_batch_size: int = 4000
+    minibatch_size: int = 256
+    num_epochs: int = 6
+    learning_rate: float = 3e-4
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_param: float = 0.2
+    vf_clip_param: float = 1000.0
+    net_arch: list[int] = field(default_factory=lambda: [64, 64])
+    checkpoint_every: int = 10
+    eval_rounds: int = 1000
+    eval_seed: int | None = None
+    threads: int = 1
+    progress: bool = True
+    max_iterations: int | None = None
+
+    def validate(self) -> None:
+        """Refuse impossible settings before anything is started; every message names the option.
+
+        Raises:
+            RLlibTrainingError: naming the option, what it expects and what it got.
+        """
+
+        def need(ok: bool, option: str, expected: str, value: Any) -> None:
+            if not ok:
+                raise RLlibTrainingError(f"{option}: expected {expected}, got {value!r}")
+
+        need(isinstance(self.seats, int) and 1 <= self.seats <= 9, "--seats", "an integer in 1..9", self.seats)
+        need(self.episode in EPISODES, "--episode", f"one of {list(EPISODES)}", self.episode)
+        need(self.session_rounds >= 1, "--session-rounds", "an integer >= 1", self.session_rounds)
+        need(self.policies in POLICY_LAYOUTS, "--policies", f"one of {list(POLICY_LAYOUTS)}", self.policies)
+        need(self.timesteps >= 1, "--timesteps", "an integer >= 1", self.timesteps)
+        need(self.num_env_runners >= 0, "--num-env-runners", "an integer >= 0 (0 samples in the driver)",
+             self.num_env_runners)
+        need(self.num_envs_per_env_runner >= 1, "--num-envs-per-env-runner", "an integer >= 1",
+             self.num_envs_per_env_runner)
+        need(self.rollout_fragment_length >= 1, "--rollout-fragment-length", "an integer >= 1",
+             self.rollout_fragment_length)
+        need(self.train_batch_size >= 1, "--train-batch-size", "an integer >= 1", self.train_batch_size)
+        need(1 <= self.minibatch_size <= self.train_batch_size, "--minibatch-size",
+             f"an integer in 1..--train-batch-size ({self.train_batch_size})", self.minibatch_size)
+        need(self.num_epochs >= 1, "--num-epochs", "an integer >= 1", self.num_epochs)
+        need(self.learning_rate > 0, "--lr", "a number > 0", self.learning_rate)
+        need(0 < self.gamma <= 1, "--gamma", "a number in (0, 1]", self.gamma)
+        need(0 <= self.gae_lambda <= 1, "--gae-lambda", "a number in [0, 1]", self.gae_lambda)
+        need(self.ent_coef >= 0, "--ent-coef", "a number >= 0", self.ent_coef)
+        need(bool(self.net_arch) and all(int(width) >= 1 for width in self.net_arch), "--net-arch",
+             "comma-separated positive widths such as 64,64", self.net_arch)
+        need(self.checkpoint_every >= 0, "--checkpoint-every", "an integer >= 0 (0: only the final checkpoint)",
+             self.checkpoint_every)
+        need(self.eval_rounds >= 0, "--eval-rounds", "an integer >= 0", self.eval_rounds)
+        need(self.num_cpus is None or self.num_cpus >= 1, "--num-cpus", "an integer >= 1", self.num_cpus)
+        need(self.threads >= 1, "--threads", "an integer >= 1", self.threads)
+        if self.address is not None and self.num_cpus is not None:
+            raise RLlibTrainingError(
+                f"--num-cpus ({self.num_cpus}) sizes a local Ray instance; with --address {self.address!r} the "
+                "cluster's own resources are used (set them with `ray start --num-cpus`)"
+            )
+
+    @property
+    def num_rounds(self) -> int:
+        """Rounds per episode: 1, or ``session_rounds`` for session episodes."""
+        return 1 if self.episode == "round" else self.session_rounds
+
+    def run_dir(self) -> Path:
+        """``--out``, else ``runs/<rules>-rllib``."""
+        return Path(self.out) if self.out else Path("runs") / f"{self.rules}-rllib"
+
+
+# ------------------------------------------------------------------------------------- table
+
+
+def build_rules(settings: RLlibSettings) -> Any:
+    """The rules of the run, resolved once here so that a bad preset or option fails before Ray starts."""
+    from pontoon_env.envs.gymnasium_env import resolve_rules
+
+    return resolve_rules(settings.rules, settings.options)
+
+
+def env_config(settings: RLlibSettings) -> dict[str, Any]:
+    """The ``env_config`` of :class:`PontoonMultiAgentEnv` (plain JSON values, shipped to every actor)."""
+    rules = build_rules(settings)
+    return {
+        "rules": dataclasses.asdict(rules),
+        "num_players": settings.seats,
+        "num_rounds": settings.num_rounds,
+    }
+
+
+def table_layout(settings: RLlibSettings) -> dict[str, Any]:
+    """What a checkpoint needs to play again: rules, size, observation and action layout, policies."""
+    from pontoon_env.encoding import ActionTable, ObservationEncoder
+    from pontoon_env.game.engine import PontoonGame
+
+    rules = PontoonGame(build_rules(settings), settings.seats, seed=0, banker=0).rules  # 2 decks above 7 players
+    table = ActionTable(rules)
+    encoder = ObservationEncoder(rules, settings.seats + 1)
+    return {
+        "rules": dataclasses.asdict(rules),
+        "num_players": settings.seats,
+        "num_rounds": settings.num_rounds,
+        "episode": settings.episode,
+        "obs_size": encoder.size,
+        "n_actions": table.n,
+        "action_names": table.names,
+        "policies": settings.policies,
+        "modules": module_ids(settings.policies, settings.seats),
+        **table.config(),
+    }
+
+
+# --------------------------------------------------------------------------------------- Ray
+
+
+def _check_reachable(address: str) -> None:
+    """Fail in seconds, with the address in the message, when nothing listens at ``host:port``.
+
+    ``ray.init`` itself retries an unreachable head node for minutes before it gives up.
+    """
+    target = address.split("://", 1)[-1]
+    host, sep, port = target.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise RLlibTrainingError(
+            f"--address: expected host:port of a Ray head node (as printed by `ray start --head`), 'auto', or "
+            f"ray://host:port, got {address!r}"
+        )
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT_S):
+            pass
+    except OSError as error:
+        raise RLlibTrainingError(
+            f"--address {address!r}: no Ray head node answers there ({error}); expected the address printed by "
+            "`ray start --head` on the head machine (default port 6379), reachable from this one"
+        ) from None
+
+
+def preflight(settings: RLlibSettings) -> Any:
+    """Check, in seconds and before any file is written, that Ray is installed and ``--address`` answers.
+
+    Also sets the environment switches a local run needs before Ray starts: no usage reporting,
+    and a single-node instance on the loopback interface.
+
+    Raises:
+        RayMissingError: Ray RLlib is not installed (the message names the extra).
+        RLlibTrainingError: the address is malformed or nothing listens there.
+    """
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if settings.address is None:
+        os.environ.setdefault(LOOPBACK_ENV, "0")
+    elif settings.address != "auto":
+        _check_reachable(settings.address)
+    return require_ray()
+
+
+def connect(settings: RLlibSettings) -> Any:
+    """Start or join Ray as ``settings`` say, and return the ``ray`` module.
+
+    Local runs bind to 127.0.0.1 only and start no dashboard or usage reporting; nothing leaves
+    the machine. ``--address`` joins a cluster after :func:`_check_reachable`.
+
+    Raises:
+        RayMissingError: Ray RLlib is not installed.
+        RLlibTrainingError: the address is malformed or does not answer, or Ray refuses it.
+    """
+    ray = preflight(settings)
+    if settings.address is None:
+        try:  # Ray was imported before the switch was set (e.g. by the env module): set it here too.
+            import ray._private.ray_constants as ray_constants
+
+            ray_constants.ENABLE_RAY_CLUSTER = os.environ[LOOPBACK_ENV] != "0"
+        except (ImportError, AttributeError):
+            pass
+    if ray.is_initialized():
+        return ray
+    # Every node runs the same set-up (scripts/setup_rllib.sh), so workers import this package as installed.
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+    if settings.address is None:
+        kwargs["num_cpus"] = settings.num_cpus or os.cpu_count() or 1
+    try:
+        ray.init(address=settings.address, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise RLlibTrainingError(
+            f"--address {settings.address!r}: Ray could not join the cluster ({error}); expected a cluster started "
+            "with `ray start --head` running Ray " + RAY_VERSION
+        ) from None
+    return ray
+
+
+# ------------------------------------------------------------------------------------- PPO
+
+
+def mapping_fn(policies: str) -> Callable[..., str]:
+    """RLlib's ``policy_mapping_fn``: agent id → module id by the decision's role (picklable)."""
+    import functools
+
+    return functools.partial(_map_agent, policies=policies, fn=module_for_agent)
+
+
+def _map_agent(agent_id: str, episode: Any = None, *, policies: str, fn: Callable[..., str], **_: Any) -> str:
+    return fn(agent_id, policies)
+
+
+def build_config(settings: RLlibSettings) -> Any:
+    """The ``PPOConfig`` of a run (new API stack: RLModule, Learner, EnvRunner).
+
+    Two choices are not RLlib's defaults, both measured on this environment:
+
+    * ``disable_env_checking``: RLlib's pre-check steps the env with an *unmasked* random action,
+      which the table rightly refuses as illegal;
+    * ``episodes_to_numpy=False``: RLlib 2.60 converts every finished episode of a ``sample()``
+      call to numpy again after each env step, which is quadratic in the episodes of a call and
+      made sampling of one-round (about six-decision) episodes several times slower.
+    """
+    require_ray()
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from pontoon_tools.rllib.env import PontoonMultiAgentEnv
+    from pontoon_tools.rllib.module import MaskedPPOTorchRLModule
+
+    modules = module_ids(settings.policies, settings.seats)
+    model_config = {
+        "fcnet_hiddens": [int(width) for width in settings.net_arch],
+        "fcnet_activation": "tanh",
+        "vf_share_layers": False,
+    }
+    spec = MultiRLModuleSpec(
+        rl_module_specs={
+            module: RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=model_config) for module in modules
+        }
+    )
+    return (
+        PPOConfig()
+        .environment(env=PontoonMultiAgentEnv, env_config=env_config(settings), disable_env_checking=True)
+        .env_runners(
+            num_env_runners=settings.num_env_runners,
+            num_envs_per_env_runner=settings.num_envs_per_env_runner,
+            rollout_fragment_length=settings.rollout_fragment_length,
+            num_cpus_per_env_runner=1,
+            episodes_to_numpy=False,
+        )
+        .multi_agent(policies=set(modules), policy_mapping_fn=mapping_fn(settings.policies),
+                     policies_to_train=list(modules))
+        .rl_module(rl_module_spec=spec)
+        .learners(num_learners=0)
+        .training(
+            train_batch_size_per_learner=settings.train_batch_size,
+            minibatch_size=settings.minibatch_size,
+            num_epochs=settings.num_epochs,
+            lr=settings.learning_rate,
+            gamma=settings.gamma,
+            lambda_=settings.gae_lambda,
+            entropy_coeff=settings.ent_coef,
+            clip_param=settings.clip_param,
+            vf_clip_param=settings.vf_clip_param,
+        )
+        .reporting(metrics_num_episodes_for_smoothing=200)
+        .debugging(seed=settings.seed, log_level="ERROR")
+    )
+
+
+# ------------------------------------------------------------------------------ bookkeeping
+
+
+def library_versions() -> dict[str, str]:
+    """Versions of the libraries a run depends on (recorded in config.json)."""
+    versions = {"python": platform.python_version()}
+    for name in ("numpy", "gymnasium", "torch", "ray", "pettingzoo"):
+        try:
+            versions[name] = str(getattr(__import__(name), "__version__", "unknown"))
+        except ImportError:
+            versions[name] = "missing"
+    try:
+        from importlib.metadata import version
+
+        versions["pontoon_env"] = version("pontoon-env")
+    except Exception:  # running from a checkout that is not installed
+        versions["pontoon_env"] = "checkout"
+    return versions
+
+
+def run_config(settings: RLlibSettings) -> dict[str, Any]:
+    """``config.json``: the table layout (what loading checks), the settings, the versions."""
+    return {
+        "backend": "rllib",
+        "algo": "ppo",
+        "role": "both",
+        **table_layout(settings),
+        "checkpoint": "checkpoint",
+        "settings": dataclasses.asdict(settings),
+        "versions": library_versions(),
+    }
+
+
+COMPATIBILITY_KEYS = ("num_players", "num_rounds", "obs_size", "n_actions", "action_names", "policies", "modules")
+
+
+def check_resume(path: str, config: Mapping[str, Any]) -> Path:
+    """The checkpoint folder to resume from, if it matches this run's table, layout and policies.
+
+    Raises:
+        RLlibTrainingError: no checkpoint there, or one made for another preset, size or layout.
+    """
+    from agents.rllib_policy import RLlibCheckpointError, _checkpoint_dir, read_rllib_config
+
+    try:
+        saved = read_rllib_config(path)
+    except RLlibCheckpointError as error:
+        raise RLlibTrainingError(f"--resume: {error}") from None
+    if saved["rules"].get("preset") != config["rules"].get("preset"):
+        raise RLlibTrainingError(
+            f"--resume {path!r}: trained for preset {saved['rules'].get('preset')!r}, this run plays "
+            f"{config['rules'].get('preset')!r}"
+        )
+    for key in COMPATIBILITY_KEYS:
+        if saved.get(key) != config.get(key):
+            raise RLlibTrainingError(
+                f"--resume {path!r}: the checkpoint has {key}={saved.get(key)!r}, this run has {config.get(key)!r}"
+            )
+    checkpoint = _checkpoint_dir(path)
+    assert checkpoint is not None
+    return checkpoint
+
+
+def _scalar(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def iteration_row(result: Mapping[str, Any], iteration: int, wall_s: float) -> dict[str, Any]:
+    """One line of the learning curve from an RLlib result dict.
+
+    ``banker_return``: the banker's mean return per episode; ``player_return``: the mean return of
+    one player seat per episode (the mean over the player agent ids); both in chips / min stake.
+    ``sample_steps_per_s``: decisions sampled per second of sampling time this iteration.
+    """
+    runners = result.get("env_runners", {})
+    timers = result.get("timers", {})
+    modules = {str(k): _scalar(v) for k, v in (runners.get("module_episode_returns_mean") or {}).items()}
+    agents = {str(k): _scalar(v) for k, v in (runners.get("agent_episode_returns_mean") or {}).items()}
+    players = [v for k, v in agents.items() if k.startswith("player_") and v is not None]
+    sampled = _scalar(runners.get("num_env_steps_sampled")) or 0.0
+    sample_s = _scalar(timers.get("env_runner_sampling_timer")) or float("nan")
+    row = {
+        "iteration": iteration,
+        "env_steps": int(_scalar(result.get("num_env_steps_sampled_lifetime")) or 0),
+        "episodes": int(_scalar(runners.get("num_episodes_lifetime")) or 0),
+        "banker_return": modules.get("banker"),
+        "player_return": float(np.mean(players)) if players else None,
+        "sample_steps_per_s": round(sampled / sample_s, 1) if sample_s and sample_s > 0 else None,
+        "learn_s": _scalar(timers.get("learner_update_timer")),
+        "wall_s": round(wall_s, 2),
+    }
+    for module, value in sorted(modules.items()):
+        row[f"return[{module}]"] = value
+    return row
+
+
+def _append_csv(path: Path, row: Mapping[str, Any]) -> None:
+    new = not path.exists()
+    fields = list(row)
+    if not new:
+        with path.open() as handle:
+            header = next(csv.reader(handle), [])
+        fields = header + [key for key in row if key not in header]
+    with path.open("a", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
+        if new:
+            writer.writeheader()
+        writer.writerow({key: ("" if row.get(key) is None else row.get(key)) for key in fields})
+
+
+# -------------------------------------------------------------------------------- evaluation
+
+
+def round_result(game: Any, seat: int) -> float:
+    """The seat's chips from the finished round's report (``result`` where the engine gives it, else ``net``)."""
+    report = game.round_report()
+    per_seat = report.get("result", report.get("net", {}))
+    return float(per_seat.get(str(seat), 0))
+
+
+def score_against_baselines(policy: Any, rules: Any, num_players: int, rounds: int, seed: int) -> dict[str, Any]:
+    """EV per round (chips / min stake, 95% CI) of the trained banker and player against the scripted baselines.
+
+    The player module sits in the seat on the banker's left against ``banker_threshold`` (the
+    casino dealer under a fixed dealer rule) and ``threshold`` players; the banker module banks
+    against ``threshold`` players. Fresh tables with a fixed banker, seeded per round, so the
+    numbers of two checkpoints are measured on the same cards.
+    """
+    from agents.registry import default_banker_policy, default_player_policy
+    from pontoon_env.game.engine import PontoonGame
+    from pontoon_env.game.observation import observe
+
+    out: dict[str, Any] = {}
+    player_baseline, banker_baseline = default_player_policy(rules), default_banker_policy(rules)
+    for role in ("player", "banker"):
+        focus = 1 if role == "player" else 0
+        seats = [banker_baseline] + [player_baseline] * num_players
+        seats[focus] = policy
+        values = np.zeros(rounds)
+        for index in range(rounds):
+            children = np.random.SeedSequence([seed, index]).spawn(num_players + 2)
+            game = PontoonGame(rules, num_players, rng=np.random.default_rng(children[0]), banker=0)
+            rngs = [np.random.default_rng(child) for child in children[1:]]
+            game.new_round()
+            while not game.is_round_over:
+                seat = game.current_seat
+                game.apply(seats[seat].act(observe(game, seat), game.legal_actions(), rngs[seat]))
+            values[index] = round_result(game, focus) / rules.min_stake
+        half = 1.96 * values.std(ddof=1) / math.sqrt(rounds) if rounds > 1 else float("nan")
+        out[f"{role}_ev"] = round(float(values.mean()), 4)
+        out[f"{role}_ci95"] = round(float(half), 4)
+    return out
+
+
+def live_policy(algo: Any, settings: RLlibSettings) -> Any:
+    """The algorithm's current modules as an :class:`agents.rllib_policy.RLlibPolicy`."""
+    from agents.rllib_policy import RLlibPolicy
+
+    layout = table_layout(settings)
+    modules = {module: algo.get_module(module) for module in module_ids(settings.policies, settings.seats)}
+    from pontoon_env.envs.gymnasium_env import resolve_rules
+
+    levels = {key: layout[key] for key in ("stake_levels", "buy_levels", "shoot_levels", "kitty_levels",
+                                             "sale_levels", "bid_levels")}
+    return RLlibPolicy(modules, resolve_rules(layout["rules"]), settings.seats, policies=settings.policies,
+                       name="rllib:live", **levels)
+
+
+# ------------------------------------------------------------------------------------ train
+
+
+def _save(algo: Any, folder: Path, config: Mapping[str, Any]) -> Path:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    algo.save_to_path(str(folder.resolve()))
+    (folder / "config.json").write_text(json.dumps(config, indent=2, default=str) + "\n")
+    return folder
+
+
+def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Run a training as ``settings`` say; return a summary (run folder, checkpoint, last curve rows).
+
+    Raises:
+        RLlibTrainingError: bad settings, unreachable cluster, incompatible ``--resume``.
+        RayMissingError: Ray RLlib is not installed.
+        RulesError: an unknown preset or rules option.
+    """
+    settings.validate()
+    config = run_config(settings)  # resolves the rules: a bad preset fails before Ray starts
+    resume_from = check_resume(settings.resume, config) if settings.resume else None
+    preflight(settings)
+    out = settings.run_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(config, indent=2, default=str) + "\n")
+    ray = connect(settings)
+    import torch
+
+    torch.set_num_threads(settings.threads)
+    algo = build_config(settings).build_algo()
+    summary: dict[str, Any] = {"run": str(out), "checkpoint": str(out / "checkpoint")}
+    writer = None
+    try:
+        if resume_from is not None:
+            algo.restore_from_path(str(resume_from.resolve()))
+            log(f"resumed from {resume_from}")
+        try:
+            from tensorboardX import SummaryWriter
+
+            writer = SummaryWriter(str(out / "tb"))
+        except ImportError:  # TensorBoard logs are a convenience; progress.csv has the same numbers
+            writer = None
+        started = time.perf_counter()
+        eval_seed = settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000
+        rules_for_eval = None
+        rows: list[dict[str, Any]] = []
+        evals: list[dict[str, Any]] = []
+        sampled_at_start: int | None = None
+        iteration = 0
+        while True:
+            result = algo.train()
+            iteration += 1
+            row = iteration_row(result, iteration, time.perf_counter() - started)
+            if sampled_at_start is None:
+                sampled_at_start = row["env_steps"] - int(_scalar(result.get("env_runners", {}).get(
+                    "num_env_steps_sampled")) or 0)
+            rows.append(row)
+            _append_csv(out / "progress.csv", row)
+            if writer is not None:
+                for key, value in row.items():
+                    if key not in ("iteration", "env_steps") and isinstance(value, (int, float)):
+                        writer.add_scalar(f"pontoon/{key}", value, row["env_steps"])
+            if settings.progress:
+                log(
+                    f"iter {iteration:3d}  steps {row['env_steps']:>8,}  banker {_fmt(row['banker_return'])}  "
+                    f"player {_fmt(row['player_return'])}  sample {_fmt(row['sample_steps_per_s'], 0)} steps/s"
+                )
+            done = row["env_steps"] - sampled_at_start >= settings.timesteps or (
+                settings.max_iterations is not None and iteration >= settings.max_iterations
+            )
+            periodic = settings.checkpoint_every and iteration % settings.checkpoint_every == 0
+            if periodic or done:
+                if periodic and not done:
+                    _save(algo, out / "checkpoints" / f"iter_{iteration}", config)
+                if settings.eval_rounds:
+                    if rules_for_eval is None:
+                        from pontoon_env.envs.gymnasium_env import resolve_rules
+
+                        rules_for_eval = resolve_rules(config["rules"])
+                    scores = score_against_baselines(live_policy(algo, settings), rules_for_eval, settings.seats,
+                                                     settings.eval_rounds, eval_seed)
+                    scored = {"iteration": iteration, "env_steps": row["env_steps"], **scores}
+                    evals.append(scored)
+                    _append_csv(out / "eval_history.csv", scored)
+                    if writer is not None:
+                        for key, value in scores.items():
+                            writer.add_scalar(f"eval/{key}", value, row["env_steps"])
+                    if settings.progress:
+                        log(f"  eval vs scripted baselines ({settings.eval_rounds} rounds): player EV "
+                            f"{scores['player_ev']:+.3f} ± {scores['player_ci95']:.3f}, banker EV "
+                            f"{scores['banker_ev']:+.3f} ± {scores['banker_ci95']:.3f}")
+            if done:
+                break
+        _save(algo, out / "checkpoint", config)
+        summary.update(
+            iterations=iteration,
+            env_steps=rows[-1]["env_steps"],
+            wall_s=round(time.perf_counter() - started, 1),
+            last=rows[-1],
+            eval=evals[-1] if evals else None,
+        )
+        (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+        log(f"saved {out / 'checkpoint'} and {out / 'config.json'}")
+        return summary
+    finally:
+        if writer is not None:
+            writer.close()
+        algo.stop()
+        if settings.address is None:
+            ray.shutdown()
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "   n/a" if value is None else f"{value:+.{digits}f}" if digits else f"{value:.0f}"
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """One ``--option key=value`` like ``train.py``'s: booleans, integers, floats, else a string.
+
+    Raises:
+        RLlibTrainingError: no ``=`` in the text.
+    """
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or not key:
+        raise RLlibTrainingError(f"--option: expected key=value (for example stick_min=16), got {text!r}")
+    lowered = raw.lower()
+    if lowered in ("true", "yes", "on"):
+        return key, True
+    if lowered in ("false", "no", "off"):
+        return key, False
+    for cast in (int, float):
+        try:
+            return key, cast(raw)
+        except ValueError:
+            pass
+    return key, raw
+
+
+__all__ = [
+    "INSTALL_HINT",
+    "RLlibSettings",
+    "RLlibTrainingError",
+    "RayMissingError",
+    "build_config",
+    "connect",
+    "parse_option",
+    "run_config",
+    "score_against_baselines",
+    "train",
+]
