@@ -32,7 +32,7 @@ Modelling decisions (where docs/rules.md leaves the solver a choice) are listed 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -194,6 +194,12 @@ class Decision:
 
 PolicyFn = Callable[[Decision], str]
 """A fixed player policy: returns one of ``decision.legal``."""
+
+BankerStrategy = Mapping[tuple[bool, "Signal", int, bool, int], bool]
+"""A banker's drawing strategy given what he sees: ``(banker doubled, signal, total, soft, n_cards)
+-> draws``, the form :class:`BankerResponse` holds. Keys it lacks follow the fixed
+:class:`BankerRule` (his forced stops always apply). A strategy read off a trained banker plugs in
+here, so the player's exact best response to it measures its exploitability."""
 
 
 class Signal(NamedTuple):
@@ -363,17 +369,23 @@ class _Model:
         return {key: p / norm for key, p in dist.items()}
 
     def banker_final(
-        self, start: dict[tuple[int, bool], float], rule: BankerRule | None = None
+        self,
+        start: dict[tuple[int, bool], float],
+        rule: BankerRule | None = None,
+        draws: Callable[[int, bool, int], bool] | None = None,
     ) -> np.ndarray:
-        """Distribution of the banker's final hand (over ``banker_list``) under a fixed rule."""
-        rule = rule or self.banker_rule
+        """Distribution of the banker's final hand (over ``banker_list``) under a fixed rule, or
+        under ``draws(total, soft, n_cards)`` (a strategy's drawing rule for one signal)."""
+        if draws is None:
+            fixed = rule or self.banker_rule
+            draws = lambda total, soft, n: fixed.draws(total, soft)  # noqa: E731
         memo: dict[tuple[int, bool, int], np.ndarray] = {}
 
         def final(total: int, soft: bool, n: int) -> np.ndarray:
             key = (total, soft, n)
             if key in memo:
                 return memo[key]
-            if self.banker_stops(total, n) or not rule.draws(total, soft):
+            if self.banker_stops(total, n) or not draws(total, soft, n):
                 out = np.zeros(len(self.banker_list))
                 out[self.banker_index[self.banker_result(total, soft, n)]] = 1.0
             else:
@@ -499,6 +511,7 @@ class _SeatDP:
         ctx: _Context,
         policy: PolicyFn | None = None,
         follow: _SeatDP | None = None,
+        strategy: BankerStrategy | None = None,
     ) -> None:
         self.model = model
         self.rules = model.rules
@@ -507,10 +520,12 @@ class _SeatDP:
         self.policy = policy
         self.follow = follow
         self.measure = follow is not None
+        self.strategy = strategy
         self.values: dict[object, Value] = {}
         self.actions: dict[object, str] = {}
         self.options: dict[object, dict[str, float]] = {}
         self._stand: dict[HandResult, float] = {}
+        self._finals: dict[Signal, np.ndarray] = {}
 
     # -- leaves -------------------------------------------------------------------------------------
 
@@ -531,18 +546,35 @@ class _SeatDP:
     def terminal(self, s: HandState) -> bool:
         return legality.player_hand_stops(self.stat(s), self.rules)
 
+    def final_for(self, signal: Signal) -> np.ndarray:
+        """The banker's final-hand distribution when he plays :attr:`strategy` against ``signal``
+        (his fixed rule where the strategy says nothing)."""
+        probs = self._finals.get(signal)
+        if probs is None:
+            strategy, fixed, doubled = self.strategy, self.model.banker_rule, self.ctx.banker_doubled
+            assert strategy is not None
+
+            def draws(total: int, soft: bool, n: int) -> bool:
+                move = strategy.get((doubled, signal, total, soft, n))
+                return fixed.draws(total, soft) if move is None else bool(move)
+
+            probs = self._finals[signal] = self.model.banker_final(self.ctx.banker_start, draws=draws)
+        return probs
+
     def leaf(self, s: HandState) -> Value:
         """A hand that stops: bust (loses its stake at once) or stands to be settled."""
         if s.total > BLACKJACK:
             return _Measure(-float(s.stake)) if self.measure else -float(s.stake)
         result = self.model.player_result(s.total, s.soft, s.n_cards, s.split_hand)
-        if not self.measure:
+        if not self.measure and self.strategy is None:
             return s.stake * self.stand_ev(result)
         signal = (
             Signal(True)
             if s.split_hand
             else Signal(False, s.n_cards, s.stake, result.hand_class == HandClass.PONTOON)
         )
+        if not self.measure:
+            return s.stake * float(self.model.payout_vector(result) @ self.final_for(signal))
         return _Measure(0.0, {signal: s.stake * self.model.payout_vector(result)})
 
     # -- moves --------------------------------------------------------------------------------------
@@ -787,15 +819,23 @@ def _deal_const(model: _Model, ctx: _Context, first: int) -> float:
 class _Solver:
     """Lazily built DPs of one (rules, banker rule, player policy), one per (initial stake, context)."""
 
-    def __init__(self, rules: Rules, banker_rule: BankerRule, policy: PolicyFn | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        banker_rule: BankerRule,
+        policy: PolicyFn | None = None,
+        strategy: BankerStrategy | None = None,
+    ) -> None:
         self.model = _Model(rules, banker_rule)
         self.policy = policy
+        self.strategy = strategy
         self._dps: dict[int, list[tuple[_Context, _SeatDP]]] = {}
 
     def dps(self, stake: int) -> list[tuple[_Context, _SeatDP]]:
         if stake not in self._dps:
             self._dps[stake] = [
-                (ctx, _SeatDP(self.model, ctx, self.policy)) for ctx in self.model.contexts(stake)
+                (ctx, _SeatDP(self.model, ctx, self.policy, strategy=self.strategy))
+                for ctx in self.model.contexts(stake)
             ]
         return self._dps[stake]
 
@@ -922,7 +962,13 @@ def _best(values: dict[str, float], allowed: Collection[str]) -> tuple[str, floa
     return move, values[move]
 
 
-def solve(rules: Rules | str, banker_rule: BankerRule | None = None, *, stake: int | None = None) -> Solution:
+def solve(
+    rules: Rules | str,
+    banker_rule: BankerRule | None = None,
+    *,
+    stake: int | None = None,
+    banker_strategy: BankerStrategy | None = None,
+) -> Solution:
     """Solve one player seat against ``banker_rule`` under ``rules`` exactly (infinite deck).
 
     Args:
@@ -930,6 +976,10 @@ def solve(rules: Rules | str, banker_rule: BankerRule | None = None, *, stake: i
             ``pontoon_2011``, with any options).
         banker_rule: the banker's fixed drawing rule; defaults to :func:`default_banker_rule`.
         stake: the initial stake (chips) ``Solution.ev`` refers to; defaults to ``rules.min_stake``.
+        banker_strategy: a banker who draws by what he sees (:data:`BankerStrategy`, e.g. read off
+            a trained banker): the solution is then the player's exact best response to it, and
+            its EV measures how much that banker can be exploited. The banker's double still
+            follows ``banker_rule.double_on``.
 
     Modelling decisions:
 
@@ -948,12 +998,14 @@ def solve(rules: Rules | str, banker_rule: BankerRule | None = None, *, stake: i
     rules = _as_rules(rules)
     banker_rule = banker_rule or default_banker_rule(rules)
     stake = rules.min_stake if stake is None else stake
-    solver = _Solver(rules, banker_rule)
+    solver = _Solver(rules, banker_rule, strategy=banker_strategy)
     ev, per_card = solver.ev_per_unit(stake)
     by_stake = {stake: per_card}
+    # A strategy may answer the stake it sees (in chips): per-unit EVs no longer scale.
+    sensitive = _stake_sensitive(rules) or banker_strategy is not None
     for s in (rules.min_stake, rules.max_stake):
         if s not in by_stake:
-            by_stake[s] = solver.ev_per_unit(s)[1] if _stake_sensitive(rules) else per_card
+            by_stake[s] = solver.ev_per_unit(s)[1] if sensitive else per_card
     low, high = rules.min_stake, rules.max_stake
     choice: dict[int, str] = {}
     chips = 0.0
@@ -979,16 +1031,18 @@ def evaluate_player_policy(
     policy_fn: PolicyFn,
     *,
     stake: int | None = None,
+    banker_strategy: BankerStrategy | None = None,
 ) -> float:
     """The exact EV per initial stake unit of a fixed player policy (same DP, no max).
 
     ``policy_fn`` is called once per distinct :class:`Decision` and must return one of its
     ``legal`` moves. ``stake``: the initial stake in chips (default ``rules.min_stake``).
+    ``banker_strategy``: against a banker who draws by what he sees (see :func:`solve`).
     """
     rules = _as_rules(rules)
     banker_rule = banker_rule or default_banker_rule(rules)
     stake = rules.min_stake if stake is None else stake
-    return _Solver(rules, banker_rule, policy_fn).ev_per_unit(stake)[0]
+    return _Solver(rules, banker_rule, policy_fn, banker_strategy).ev_per_unit(stake)[0]
 
 
 def threshold_policy(stick_at: int) -> PolicyFn:

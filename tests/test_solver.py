@@ -574,3 +574,31 @@ def test_engine_plays_the_solver_policy_like_the_reference_simulator(
     assert splits > 0 or preset == "pontoon_2011"
     # The banker draws a sixth card only where he has no five-card trick (and then does, here).
     assert (banker_past_five > 0) == (not rules.dealer_five_card_trick)
+
+
+# --------------------------------------------------------------------------------------------------
+# Banker strategies that depend on what the banker sees (exploitability of a learned banker)
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_strategy_that_plays_the_fixed_rule_changes_nothing(preset):
+    rules = make_rules(preset)
+    rule = default_banker_rule(rules)
+    response = banker_best_response(rules, rule)
+    fixed = {key: rule.draws(key[2], key[3]) for key in response._draws}
+    assert solve(rules, rule, banker_strategy=fixed).ev == pytest.approx(solve(rules, rule).ev, abs=1e-12)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_policy_against_the_banker_best_response_strategy_scores_the_response(preset):
+    """Two computations of one number: the banker best response's player EV, and the same policy
+    evaluated against the response read back as a strategy table."""
+    rules = make_rules(preset)
+    rule = default_banker_rule(rules)
+    optimal = solve(rules, rule)
+    response = banker_best_response(rules, rule, optimal)
+    against = evaluate_player_policy(rules, rule, optimal.as_policy(), banker_strategy=response._draws)
+    assert against == pytest.approx(response.player_ev, abs=1e-9)
+    # the player's exact best response to that banker does at least as well
+    assert solve(rules, rule, banker_strategy=response._draws).ev >= against - 1e-12
