@@ -275,6 +275,7 @@ class ActionTable:
             for kind in ACTION_ORDER
         }
         self._index = {name: index for index, name in enumerate(self.names)}
+        self._decisions: dict[tuple[LegalAction, ...], tuple[Mapping[int, Action], np.ndarray]] = {}
 
     def __len__(self) -> int:
         return self.n
@@ -310,6 +311,20 @@ class ActionTable:
                 used.add(amount)
                 chosen[action_id] = Action(option.kind, amount)
         return chosen
+
+    def decision(self, legal: Sequence[LegalAction]) -> tuple[Mapping[int, Action], np.ndarray]:
+        """The legal ids (as :meth:`legal_ids`) and their mask, computed once per distinct set of
+        legal actions and shared afterwards: both are read-only (the mask cannot be written)."""
+        key = tuple(legal)
+        cached = self._decisions.get(key)
+        if cached is None:
+            if len(self._decisions) > 10_000:  # finite bankrolls make amounts vary: stay bounded
+                self._decisions.clear()
+            ids = self.legal_ids(legal)
+            mask = self.mask_of(ids)
+            mask.flags.writeable = False
+            cached = self._decisions[key] = (ids, mask)
+        return cached
 
     def mask_of(self, ids: Iterable[int]) -> np.ndarray:
         """Boolean mask of shape ``(n,)`` with ``ids`` set."""
@@ -575,6 +590,8 @@ class ObservationEncoder:
         self._table, self._own, self._banker, self._others, self._seats = (
             block.start for block in self.blocks
         )
+        self._hand_values: dict[tuple[HandView, object], np.ndarray] = {}
+        """Each hand view's encoded values, by view (a hand's encoding depends on nothing else)."""
         self._scale_chips = 1.0 / rules.max_stake
         self._scale_seen = 1.0 / (4 * rules.decks)
         self._scale_pack = 1.0 / (CARDS_PER_DECK * rules.decks)
@@ -654,6 +671,9 @@ class ObservationEncoder:
         tests read values back through :meth:`index_table`, so the two cannot drift apart.
         """
         out = np.zeros(self.size, dtype=np.float32)
+        memo = self._hand_values
+        if len(memo) > 50_000:  # hand views repeat a lot; keep the memo of their encodings bounded
+            memo.clear()
         chips = self._scale_chips
         table = [0.0] * PHASES
         table[int(view.phase)] = 1.0
@@ -669,12 +689,17 @@ class ObservationEncoder:
 
         for index, hand in enumerate(view.own_hands[: self.own_hands]):
             start = self._own + index * self._own_stride
-            out[start : start + self._own_stride] = self._own_values(
-                hand, view.to_act and index == view.active_hand
-            )
+            active = view.to_act and index == view.active_hand
+            values = memo.get((hand, active))
+            if values is None:
+                values = memo[(hand, active)] = np.array(self._own_values(hand, active), dtype=np.float32)
+            out[start : start + self._own_stride] = values
         for index, hand in enumerate(view.banker_hands[: self.banker_hands]):
             start = self._banker + index * self._banker_stride
-            out[start : start + self._banker_stride] = self._banker_values(hand)
+            values = memo.get((hand, "banker"))
+            if values is None:
+                values = memo[(hand, "banker")] = np.array(self._banker_values(hand), dtype=np.float32)
+            out[start : start + self._banker_stride] = values
 
         ranks = [0.0] * RANKS
         num_seats, seat_start, stride = self.num_seats, self._seats, self._seat_stride
@@ -689,7 +714,10 @@ class ObservationEncoder:
             out[base : base + len(header)] = header
             for index, hand in enumerate(hands[: self.player_hands]):
                 start = base + len(header) + index * self._other_hand_stride
-                out[start : start + self._other_hand_stride] = self._other_values(hand)
+                values = memo.get((hand, "other"))
+                if values is None:
+                    values = memo[(hand, "other")] = np.array(self._other_values(hand), dtype=np.float32)
+                out[start : start + self._other_hand_stride] = values
                 for card in hand.cards:
                     if card != HIDDEN:
                         ranks[CARD_RANK[card]] += 0.25

@@ -230,9 +230,11 @@ class PontoonEnv(gym.Env):
         """Transfers of the current round already credited to the learner."""
         self._pending = 0
         """The learner's result not yet paid out as reward (from rounds finished between steps)."""
-        self._ids: dict[int, Any] = {}
+        self._ids: Mapping[int, Any] = {}
         """The legal ids of the learner's decision now, with the engine actions they stand for."""
-        self._mask = np.zeros(self.table.n, dtype=bool)
+        self._no_mask = np.zeros(self.table.n, dtype=bool)
+        self._no_mask.flags.writeable = False
+        self._mask = self._no_mask
 
     # ------------------------------------------------------------------------------ public API
 
@@ -268,8 +270,9 @@ class PontoonEnv(gym.Env):
         }
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of the legal action ids now (all False once the episode is over)."""
-        return self._mask
+        """Boolean mask of the legal action ids now (all False once the episode is over); a new
+        array each call, so a caller may keep or change it."""
+        return self._mask.copy()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -321,7 +324,7 @@ class PontoonEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise IllegalActionError(message)
             self._done = True
-            self._ids, self._mask = {}, np.zeros(self.table.n, dtype=bool)
+            self._ids, self._mask = {}, self._no_mask
             info = self._info([])
             info["illegal_action"] = message
             return self._observation(), self.illegal_penalty, True, False, info
@@ -333,7 +336,7 @@ class PontoonEnv(gym.Env):
         self._pending = 0
         self._ledger_pos = len(game.ledger)
         if self._done:
-            self._ids, self._mask = {}, np.zeros(self.table.n, dtype=bool)
+            self._ids, self._mask = {}, self._no_mask
         else:
             self._decision()
         if self.render_mode == "human":
@@ -444,8 +447,7 @@ class PontoonEnv(gym.Env):
 
     def _decision(self) -> None:
         """The learner's legal ids, computed once per decision (mask, decoding and info share them)."""
-        self._ids = self.table.legal_ids(self.game.legal_actions())
-        self._mask = self.table.mask_of(self._ids)
+        self._ids, self._mask = self.table.decision(self.game.legal_actions())
 
     def _view(self) -> SeatView:
         return observe(self.game, self._seat)
@@ -459,7 +461,7 @@ class PontoonEnv(gym.Env):
     def _info(self, reports: list[dict[str, Any]]) -> dict[str, Any]:
         game = self.game
         info: dict[str, Any] = {
-            "action_mask": self._mask,
+            "action_mask": self._mask.copy(),  # users keep infos: never share the cached mask
             "seat": self._seat,
             "role": "banker" if game.banker_seat_of_round == self._seat else "player",
             "balance": game.balances[self._seat],
