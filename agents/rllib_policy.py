@@ -32,7 +32,7 @@ import numpy as np
 from pontoon_env.encoding import ActionTable, ObservationEncoder
 from pontoon_env.game.actions import Action, LegalAction
 from pontoon_env.game.observation import SeatView
-from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.rules import Rules, make_rules, resolve_rules
 
 CONFIG_NAME = "config.json"
 CHECKPOINT_DIR = "checkpoint"
@@ -40,7 +40,6 @@ RLLIB_MARKER = "rllib_checkpoint.json"
 """The file RLlib writes at the top of every algorithm checkpoint."""
 MODULE_DIR = ("learner_group", "learner", "rl_module")
 """Where an algorithm checkpoint keeps its RLModules, one folder per module id."""
-LEVEL_KEYS = ("stake_levels", "buy_levels", "shoot_levels", "kitty_levels", "sale_levels", "bid_levels")
 EXPECTED = (
     "a train_rllib.py run folder (config.json and checkpoint/) or an RLlib checkpoint folder "
     "(rllib_checkpoint.json and config.json)"
@@ -118,8 +117,7 @@ def check_compatible(config: Mapping[str, Any], rules: Rules, num_players: int |
             f"RLlib checkpoint {label!r} was trained at a table of {trained_players} players, but this table has "
             f"{num_players}; its observation covers exactly {trained_players} other seats"
         )
-    levels = {key: config.get(key) for key in LEVEL_KEYS}
-    names = ActionTable(rules, **levels).names
+    names = ActionTable(rules, config.get("action_levels")).names
     saved = config.get("action_names")
     if saved is not None and list(saved) != list(names):
         raise RLlibCheckpointError(
@@ -154,7 +152,7 @@ class RLlibPolicy:
         rules: the rules of the table.
         num_players: player seats at the table (fixes the observation size).
         policies: ``"shared"`` (one player module) or ``"per_seat"`` (``player_seat_<k>``).
-        levels: the action levels used in training (``stake_levels=...``).
+        action_levels: the action levels used in training (a dict such as ``{"stake": [1, 5, 10]}``).
         deterministic: take the most likely legal action (default), else sample with ``rng``.
         name: the label in reports.
 
@@ -174,7 +172,7 @@ class RLlibPolicy:
         policies: str = "shared",
         deterministic: bool = True,
         name: str = "rllib",
-        **levels: Any,
+        action_levels: Mapping[str, Any] | None = None,
     ) -> None:
         import torch
 
@@ -184,7 +182,7 @@ class RLlibPolicy:
         self.policies = policies
         self.deterministic = deterministic
         self.name = name
-        self.table = ActionTable(self.rules, **{key: levels.get(key) for key in LEVEL_KEYS})
+        self.table = ActionTable(self.rules, action_levels)
         self.encoder = ObservationEncoder(self.rules, self.num_players + 1)
         self.modules = dict(modules)
         needed = {"banker"} | (
@@ -301,14 +299,11 @@ def load_rllib_policy(
     checkpoint = _checkpoint_dir(path)
     assert checkpoint is not None  # read_rllib_config checked it
     if rules is None:
-        from pontoon_env.envs.gymnasium_env import resolve_rules
-
         rules = resolve_rules(config["rules"])
     rules = make_rules(rules) if isinstance(rules, str) else rules
     check_compatible(config, rules, num_players, str(path))
     players = int(num_players if num_players is not None else config["num_players"])
     modules = load_modules(checkpoint, config["modules"])
-    levels = {key: config.get(key) for key in LEVEL_KEYS}
     label = Path(path).name if Path(path).name not in (CHECKPOINT_DIR, "") else Path(path).resolve().parent.name
     return RLlibPolicy(
         modules,
@@ -317,5 +312,21 @@ def load_rllib_policy(
         policies=config.get("policies", "shared"),
         deterministic=deterministic,
         name=f"rllib:{label}",
-        **levels,
+        action_levels=config.get("action_levels"),
     )
+
+
+def policy_from_spec(spec: str, rules: Rules | str, num_players: int | None = None) -> RLlibPolicy | None:
+    """The registry hook: the policy of ``spec`` when it names an RLlib checkpoint, else ``None``.
+
+    :func:`agents.registry.make_policy` calls this before trying a ``.zip`` path, so every
+    ``--player`` / ``--banker`` / ``--policies`` spec of ``evaluate.py``, the EV tables and
+    terminal play accepts a ``train_rllib.py`` run folder or checkpoint folder.
+
+    Raises:
+        RLlibCheckpointError: the checkpoint does not fit this table (preset, size, action layout).
+        RayMissingError: Ray RLlib is not installed.
+    """
+    if not isinstance(spec, str) or not is_rllib_checkpoint(spec.strip()):
+        return None
+    return load_rllib_policy(spec.strip(), rules, num_players)

@@ -46,19 +46,14 @@ from pontoon_tools.rllib.roles import (  # noqa: E402,F401 - re-exported: the en
     parse_agent_id,
 )
 
-LEVEL_KEYS = ("stake_levels", "buy_levels", "shoot_levels", "kitty_levels", "sale_levels", "bid_levels")
-"""Action-level arguments of the action table, passed through ``env_config``."""
-
-
 def make_aec(config: Mapping[str, Any]) -> raw_env:
-    """The PettingZoo AEC table an ``env_config`` describes (rules, options, seats, rounds, levels)."""
-    levels = {key: config[key] for key in LEVEL_KEYS if config.get(key) is not None}
+    """The PettingZoo AEC table an ``env_config`` describes (rules, options, seats, rounds, action levels)."""
     return raw_env(
         rules=config.get("rules", "pagat"),
         rule_options=config.get("rule_options"),
         num_players=int(config.get("num_players", 4)),
         num_rounds=int(config.get("num_rounds", 1)),
-        **levels,
+        action_levels=config.get("action_levels"),
     )
 
 
@@ -67,8 +62,9 @@ class PontoonMultiAgentEnv(MultiAgentEnv):
 
     Args:
         config: ``rules`` (preset name or dict of options, default ``"pagat"``), ``rule_options``,
-            ``num_players`` (default 4), ``num_rounds`` per episode (default 1) and the action
-            levels (``stake_levels`` ...). RLlib passes its ``EnvContext`` here, a dict too.
+            ``num_players`` (default 4), ``num_rounds`` per episode (default 1) and
+            ``action_levels`` (a dict such as ``{"stake": [1, 5, 10]}``, see
+            :class:`pontoon_env.encoding.ActionLevels`). RLlib passes its ``EnvContext`` here, a dict too.
     """
 
     metadata = {"render_modes": ["ansi"]}

@@ -151,7 +151,7 @@ class RLlibSettings:
 
 def build_rules(settings: RLlibSettings) -> Any:
     """The rules of the run, resolved once here so that a bad preset or option fails before Ray starts."""
-    from pontoon_env.envs.gymnasium_env import resolve_rules
+    from pontoon_env.game.rules import resolve_rules
 
     return resolve_rules(settings.rules, settings.options)
 
@@ -184,7 +184,7 @@ def table_layout(settings: RLlibSettings) -> dict[str, Any]:
         "action_names": table.names,
         "policies": settings.policies,
         "modules": module_ids(settings.policies, settings.seats),
-        **table.config(),
+        "action_levels": table.config(),
     }
 
 
@@ -501,14 +501,12 @@ def live_policy(algo: Any, settings: RLlibSettings) -> Any:
     """The algorithm's current modules as an :class:`agents.rllib_policy.RLlibPolicy`."""
     from agents.rllib_policy import RLlibPolicy
 
+    from pontoon_env.game.rules import resolve_rules
+
     layout = table_layout(settings)
     modules = {module: algo.get_module(module) for module in module_ids(settings.policies, settings.seats)}
-    from pontoon_env.envs.gymnasium_env import resolve_rules
-
-    levels = {key: layout[key] for key in ("stake_levels", "buy_levels", "shoot_levels", "kitty_levels",
-                                             "sale_levels", "bid_levels")}
     return RLlibPolicy(modules, resolve_rules(layout["rules"]), settings.seats, policies=settings.policies,
-                       name="rllib:live", **levels)
+                       name="rllib:live", action_levels=layout["action_levels"])
 
 
 # ------------------------------------------------------------------------------------ train
@@ -587,7 +585,7 @@ def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[s
                     _save(algo, out / "checkpoints" / f"iter_{iteration}", config)
                 if settings.eval_rounds:
                     if rules_for_eval is None:
-                        from pontoon_env.envs.gymnasium_env import resolve_rules
+                        from pontoon_env.game.rules import resolve_rules
 
                         rules_for_eval = resolve_rules(config["rules"])
                     scores = score_against_baselines(live_policy(algo, settings), rules_for_eval, settings.seats,

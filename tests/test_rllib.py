@@ -1,0 +1,288 @@
+"""RLlib over the whole table: the multi-agent env, the masking RLModule, a short training end to end.
+
+Needs the ``rllib`` extra (``bash scripts/test_rllib.sh`` runs this file in ``.venv-rllib``); in
+an environment without Ray the whole module is skipped, and ``tests/test_rllib_errors.py`` checks
+that every entry point says how to install it.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (bash scripts/test_rllib.sh installs it)")
+
+import torch  # noqa: E402
+from test_encoding import deck_for, scripted  # noqa: E402 - the stacked-deck pairs of the hidden-info test
+
+from agents.rllib_policy import RLlibCheckpointError, RLlibPolicy, load_rllib_policy, policy_from_spec  # noqa: E402
+from pontoon_env import PRESETS, Phase, make_rules  # noqa: E402
+from pontoon_env.game.rules import resolve_rules  # noqa: E402
+from pontoon_tools.rllib.env import PontoonMultiAgentEnv, parse_agent_id  # noqa: E402
+from pontoon_tools.rllib.module import MaskedPPOTorchRLModule  # noqa: E402
+from pontoon_tools.rllib.trainer import score_against_baselines  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(f"{name}_script", ROOT / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def random_episode(env: PontoonMultiAgentEnv, rng: np.random.Generator, seed: int) -> list[tuple]:
+    """Play one episode with random legal ids; return (agent, obs, rewards, done) per step."""
+    obs, _ = env.reset(seed=seed)
+    steps = []
+    while True:
+        ((agent, seen),) = obs.items()
+        legal = np.flatnonzero(seen["action_mask"])
+        obs, rewards, terminateds, truncateds, _ = env.step({agent: int(rng.choice(legal))})
+        steps.append((agent, seen, rewards, terminateds["__all__"]))
+        assert truncateds == {"__all__": False}
+        if terminateds["__all__"]:
+            return steps
+
+
+# ------------------------------------------------------------------------------------ the env
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("rounds", [1, 4])
+def test_one_agent_acts_its_role_and_rewards_add_up_to_each_seats_result(preset, rounds):
+    """Banker decisions come from banker_* ids even when the bank moves; rewards sum to the PettingZoo rewards."""
+    env = PontoonMultiAgentEnv({"rules": preset, "num_players": 3, "num_rounds": rounds})
+    rng = np.random.default_rng(0)
+    for episode in range(12):
+        obs, _ = env.reset(seed=episode)
+        expected = defaultdict(float)  # the PettingZoo table's own rewards, per seat
+        got = defaultdict(float)
+        while True:
+            ((agent, seen),) = obs.items()
+            role, seat = parse_agent_id(agent)
+            assert env.game.current_seat == seat
+            banker = env.game.banker_seat_of_round if env.game.players else env.game.banker
+            assert (role == "banker") == (seat == banker), (agent, banker)
+            assert env.observation_spaces[agent].contains(seen)
+            legal = np.flatnonzero(seen["action_mask"])
+            np.testing.assert_array_equal(seen["action_mask"] > 0, env.aec.table.mask(env.game.legal_actions()))
+            obs, rewards, terminateds, _, _ = env.step({agent: int(rng.choice(legal))})
+            for name, value in env.aec.rewards.items():
+                expected[int(name.split("_")[1])] += value
+            for rewarded, value in rewards.items():
+                got[parse_agent_id(rewarded)[1]] += value
+            if terminateds["__all__"]:
+                break
+            assert len(obs) == 1  # only the agent to move observes
+        for seat, total in expected.items():
+            acted = any(parse_agent_id(agent)[1] == seat for agent in env.agents)
+            assert got.get(seat, 0.0) == pytest.approx(total if acted else 0.0), (preset, episode, seat)
+
+
+def test_a_seat_that_takes_the_bank_decides_under_a_second_agent_id():
+    env = PontoonMultiAgentEnv({"rules": "pagat", "num_players": 3, "num_rounds": 4})
+    rng = np.random.default_rng(1)
+    both = 0
+    for seed in range(30):
+        agents = {agent for agent, *_ in random_episode(env, rng, seed)}
+        seats = defaultdict(set)
+        for agent in agents:
+            role, seat = parse_agent_id(agent)
+            seats[seat].add(role)
+        both += any(roles == {"banker", "player"} for roles in seats.values())
+    assert both > 0, "the bank never moved in 30 four-round episodes: the scenario is broken"
+
+
+# ------------------------------------------------------------------------- hidden information
+
+
+def rllib_views(preset: str, observer_offset: int, vary_own: bool) -> list[tuple]:
+    """The stacked-deck pairs of tests/test_encoding.py, played through two RLlib envs.
+
+    The observer sits ``observer_offset`` seats to the left of the banker (0: the banker), as in
+    the encoding test's deck layout; the banker's seat comes from the env's own first-banker draw.
+    Returns, at every step, the observer's RLlib observation in both games and whether it decides.
+    """
+    rules = make_rules(preset)
+    deck_a, deck_b = deck_for(observer_offset, vary_own, rules.allow_buy)
+    envs, first = [], []
+    for deck in (deck_a, deck_b):
+        env = PontoonMultiAgentEnv({"rules": preset, "num_players": 2})
+        first.append(env.reset(seed=7, options={"deck": deck, "bottom": ["2C"]})[0])
+        envs.append(env)
+    env_a, env_b = envs
+    observer = (env_a.game.banker + observer_offset) % 3
+    obs_a, obs_b = first
+    pairs = []
+    banker_cards_vary = observer_offset != 0 or vary_own
+    while True:
+        assert list(obs_a) == list(obs_b)  # the same agent (seat and role) moves in both games
+        if env_a.game.phase == Phase.BANKER_TURN and banker_cards_vary:
+            break  # the banker turns his cards up: from here on they are public
+        pairs.append((env_a.seat_observation(observer), env_b.seat_observation(observer), False))
+        ((agent, seen_a),) = obs_a.items()
+        if parse_agent_id(agent)[1] == observer:
+            pairs.append((seen_a, obs_b[agent], True))
+        action = scripted(env_a.game)
+        legal = env_a.game.legal_actions()
+        index = next(i for i in np.flatnonzero(seen_a["action_mask"]) if env_a.aec.table.decode(int(i), legal) == action)
+        obs_a, _, done_a, _, _ = env_a.step({agent: int(index)})
+        obs_b, _, done_b, _, _ = env_b.step({agent: int(index)})
+        assert done_a == done_b
+        if done_a["__all__"]:
+            break
+    return pairs
+
+
+@pytest.mark.parametrize("offset", [0, 1, 2], ids=["banker", "player1", "player2"])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_seats_rllib_observation_ignores_cards_it_may_not_see(preset, offset):
+    pairs = rllib_views(preset, offset, vary_own=False)
+    assert any(decides for *_, decides in pairs), "the observer never decided: the scenario is broken"
+    for seen_a, seen_b, _ in pairs:
+        np.testing.assert_array_equal(seen_a["observations"], seen_b["observations"])
+        np.testing.assert_array_equal(seen_a["action_mask"], seen_b["action_mask"])
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_control_pairs_do_change_the_observers_own_view(preset):
+    for offset in (1, 2):
+        pairs = rllib_views(preset, offset, vary_own=True)
+        assert any(not np.array_equal(a["observations"], b["observations"]) for a, b, _ in pairs)
+
+
+# ------------------------------------------------------------------------------ the RLModule
+
+
+def test_the_module_gives_illegal_ids_no_probability_in_every_forward_pass():
+    env = PontoonMultiAgentEnv({"rules": "pagat", "num_players": 2})
+    space = env.observation_spaces["player_1"]
+    module = MaskedPPOTorchRLModule(
+        observation_space=space,
+        action_space=env.action_spaces["player_1"],
+        model_config={"fcnet_hiddens": [16], "vf_share_layers": False},
+    )
+    obs, _ = env.reset(seed=3)
+    ((agent, seen),) = obs.items()
+    batch = {"obs": {key: torch.from_numpy(value[None, :]) for key, value in seen.items()}}
+    illegal = seen["action_mask"] == 0
+    for forward in (module.forward_inference, module.forward_exploration, module.forward_train):
+        logits = forward(batch)["action_dist_inputs"][0].detach().numpy()
+        probs = np.exp(logits - logits.max())
+        assert probs[illegal].sum() / probs.sum() < 1e-20
+        assert set(batch["obs"]) == {"observations", "action_mask"}  # the caller's batch is untouched
+    values = module.compute_values(batch)
+    assert values.shape == (1,)
+    with pytest.raises(ValueError, match="observation_space must be a Dict with keys"):
+        MaskedPPOTorchRLModule(observation_space=space["observations"], action_space=env.action_spaces["player_1"])
+
+
+# ------------------------------------------------------------------------------ end to end
+
+TRAIN_ARGS = [
+    "--seats", "3", "--timesteps", "1200", "--train-batch-size", "600", "--minibatch-size", "128",
+    "--num-epochs", "2", "--num-env-runners", "1", "--num-envs-per-env-runner", "4", "--num-cpus", "2",
+    "--checkpoint-every", "1", "--eval-rounds", "40", "--net-arch", "32,32", "--no-progress",
+]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A short local run of ``train_rllib.py``: two PPO iterations on two cores, saved."""
+    run = tmp_path_factory.mktemp("rllib") / "run"
+    assert load_script("train_rllib").main([*TRAIN_ARGS, "--out", str(run)]) == 0
+    return run
+
+
+def test_training_writes_the_run_folder(trained):
+    config = json.loads((trained / "config.json").read_text())
+    assert config["backend"] == "rllib" and config["role"] == "both" and config["modules"] == ["banker", "player"]
+    assert config["num_players"] == 3 and config["n_actions"] == len(config["action_names"])
+    for checkpoint in (trained / "checkpoint", trained / "checkpoints" / "iter_1"):
+        assert (checkpoint / "rllib_checkpoint.json").is_file()
+        assert json.loads((checkpoint / "config.json").read_text())["obs_size"] == config["obs_size"]
+        for module in ("banker", "player"):
+            assert (checkpoint / "learner_group" / "learner" / "rl_module" / module).is_dir()
+    rows = list(csv.DictReader((trained / "progress.csv").open()))
+    assert len(rows) >= 2 and int(rows[-1]["env_steps"]) >= 1200
+    for row in rows:  # both roles learn at once: each has a return every iteration
+        float(row["banker_return"]), float(row["player_return"]), float(row["sample_steps_per_s"])
+    evals = list(csv.DictReader((trained / "eval_history.csv").open()))
+    assert [int(row["iteration"]) for row in evals] == [int(row["iteration"]) for row in rows]
+    assert list((trained / "tb").glob("events.out.tfevents.*"))
+
+
+def test_a_reloaded_checkpoint_plays_exactly_as_the_trained_modules_did(trained):
+    """The last eval in training used the live modules; the saved ones must reproduce it decision for decision."""
+    last = list(csv.DictReader((trained / "eval_history.csv").open()))[-1]
+    config = json.loads((trained / "config.json").read_text())
+    rules = resolve_rules(config["rules"])
+    for path in (trained, trained / "checkpoint"):
+        policy = load_rllib_policy(path, rules, 3)
+        assert isinstance(policy, RLlibPolicy) and policy.policies == "shared"
+        scores = score_against_baselines(policy, rules, 3, 40, config["settings"]["seed"] + 10_000)
+        assert scores["player_ev"] == pytest.approx(float(last["player_ev"]))
+        assert scores["banker_ev"] == pytest.approx(float(last["banker_ev"]))
+    earlier = load_rllib_policy(trained / "checkpoints" / "iter_1", rules, 3)
+    assert earlier.name == "rllib:iter_1"
+
+
+def test_the_checkpoint_refuses_other_tables(trained):
+    with pytest.raises(RLlibCheckpointError, match="trained for preset 'pagat', but the table plays 'casino'"):
+        load_rllib_policy(trained, "casino", 3)
+    with pytest.raises(RLlibCheckpointError, match="trained at a table of 3 players, but this table has 4"):
+        load_rllib_policy(trained, "pagat", 4)
+    policy = load_rllib_policy(trained, "pagat")
+    from pontoon_env import PontoonGame
+    from pontoon_env.game.observation import observe
+
+    game = PontoonGame("pagat", 2, seed=0, banker=0)
+    game.new_round()
+    with pytest.raises(RLlibCheckpointError, match="trained at a table of 3 players, but this table has 2"):
+        policy.act(observe(game, game.current_seat), game.legal_actions(), np.random.default_rng(0))
+
+
+def _registry_routes_rllib(run: Path) -> bool:
+    from agents.registry import make_policy
+
+    try:
+        return isinstance(make_policy(str(run), make_rules("pagat"), num_players=3), RLlibPolicy)
+    except Exception:
+        return False
+
+
+@pytest.mark.xfail(reason="wired by the owner of agents/registry.py: make_policy calls agents.rllib_policy.policy_from_spec")
+def test_the_policy_registry_routes_rllib_checkpoints(trained):
+    assert _registry_routes_rllib(trained)
+
+
+def test_evaluate_py_scores_the_checkpoint_in_both_seats(trained, tmp_path, monkeypatch):
+    import agents.registry
+
+    if not _registry_routes_rllib(trained):
+        # Until agents.registry calls the hook, apply it here exactly as docs/rllib.md says to wire it.
+        original = agents.registry.make_policy
+
+        def make_policy(spec, rules, *, num_players=None):
+            found = policy_from_spec(spec, rules, num_players) if isinstance(spec, str) else None
+            return found if found is not None else original(spec, rules, num_players=num_players)
+
+        monkeypatch.setattr(agents.registry, "make_policy", make_policy)
+    out = tmp_path / "eval"
+    argv = ["--player", str(trained), "--banker", str(trained), "--rounds", "60", "--seed", "1",
+            "--out", str(out), "--no-charts", "--no-progress"]
+    assert load_script("evaluate").main(argv) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["num_players"] == 3 and report["rounds"] == 60
+    labels = report["seats"]
+    assert labels[0] == labels[1] == f"{trained.parent.name}/{trained.name}"
+    summary = {row["seat"]: row for row in report["summary"]}
+    assert len(summary) == 4 and all(np.isfinite(float(row["ev"])) for row in summary.values())
