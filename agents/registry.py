@@ -211,6 +211,20 @@ REGISTRY: dict[str, Entry] = {
     ),
 }
 
+def _best_response(rules: Rules, player: str = "threshold") -> Policy:
+    from agents.banker_response import BankerBestResponse  # lazy: the solver runs once, when asked for
+
+    return BankerBestResponse(rules, player)
+
+
+REGISTRY["banker_best_response"] = Entry(
+    _best_response,
+    "banker: the exact best response (infinite deck) to one fixed player at a one-player table",
+    {"player": Param("player", _choice("threshold", "optimal"), "the player it answers (default threshold)")},
+    needs_rules=True,
+    role="banker",
+)
+
 POLICY_NAMES: list[str] = list(REGISTRY)
 """Every policy name :func:`make_policy` accepts (besides a checkpoint path)."""
 

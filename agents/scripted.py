@@ -17,7 +17,7 @@ Which phases belong to which role:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, Optional, Union
+from typing import Any, Literal, Optional, Union
 
 import numpy as np
 
@@ -251,6 +251,55 @@ class ThresholdPlayer(ScriptedPolicy):
         if find(legal, ActionKind.STICK):
             return Action(ActionKind.STICK)
         return None
+
+    # -- the same rules for the exact solver
+
+    def solver_policy(self) -> Callable[[Any], str]:
+        """These rules as a :data:`pontoon_env.solver.PolicyFn` (the solver's symbolic moves), so the
+        solver can value this player exactly and compute the banker's best response to it.
+
+        The solver knows buys only at either end of their range, so a fixed number of chips for
+        ``buy_amount`` is refused; pairs are told by value, which is the rank here except for
+        ten-value cards (split only as identical ranks by ``split="rank"``).
+        """
+        if self.buy_amount not in ("min", "max"):
+            raise ValueError(f"solver_policy: buy_amount must be 'min' or 'max', got {self.buy_amount!r}")
+        split_values = {min(rank + 1, 10) for rank in self.split_ranks}
+        stick_at, soft_stick_at, buy_at, double_on = (
+            self.stick_at,
+            self.soft_stick_at,
+            self.buy_at_or_below,
+            self.double_on,
+        )
+        wanted_buy = "buy_max" if self.buy_amount == "max" else "buy_min"
+
+        def policy(decision: Any) -> str:
+            legal = decision.legal
+            if "split" in legal and decision.n_cards == 2 and decision.pair_value in split_values:
+                return "split"
+            if "double" in legal and decision.n_cards == 2 and not decision.soft and decision.total in double_on:
+                return "double"
+            target = soft_stick_at if decision.soft else stick_at
+            if decision.total >= target and "stick" in legal:
+                return "stick"
+            if decision.total <= buy_at:
+                if wanted_buy in legal:
+                    return wanted_buy
+                if "buy_max" in legal:  # a one-price buy: min and max are the same chips
+                    return "buy_max"
+            if "twist" in legal:
+                return "twist"
+            return "stick"
+
+        return policy
+
+    def stake_choice(self, rules: Any) -> dict[int, int]:
+        """The initial stake this player puts up for each first-card value (1 = ace .. 10)."""
+        low, high = rules.min_stake, rules.max_stake
+        if self.bet == "first_card":
+            return {value: high if value in (1, 10) and not rules.stake_before_deal else low for value in range(1, 11)}
+        chips = {"min": low, "max": high}.get(self.bet, self.bet)  # type: ignore[arg-type]
+        return dict.fromkeys(range(1, 11), min(max(int(chips), low), high))
 
     # -- the bank between rounds
 

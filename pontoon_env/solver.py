@@ -1032,17 +1032,37 @@ def evaluate_player_policy(
     *,
     stake: int | None = None,
     banker_strategy: BankerStrategy | None = None,
+    stake_choice: Mapping[int, int] | None = None,
 ) -> float:
     """The exact EV per initial stake unit of a fixed player policy (same DP, no max).
 
     ``policy_fn`` is called once per distinct :class:`Decision` and must return one of its
     ``legal`` moves. ``stake``: the initial stake in chips (default ``rules.min_stake``).
     ``banker_strategy``: against a banker who draws by what he sees (see :func:`solve`).
+    ``stake_choice``: the initial stake in chips for each first-card value (1 = ace .. 10), as a
+    player who stakes by his first card does; the EV is then chips per round / ``min_stake``.
     """
     rules = _as_rules(rules)
     banker_rule = banker_rule or default_banker_rule(rules)
+    solver = _Solver(rules, banker_rule, policy_fn, banker_strategy)
+    if stake_choice is not None:
+        choice = _check_stake_choice(rules, stake_choice)
+        return sum(P_VALUE[v] * solver.first_card_chips(choice[v], v) for v in VALUES) / rules.min_stake
     stake = rules.min_stake if stake is None else stake
-    return _Solver(rules, banker_rule, policy_fn, banker_strategy).ev_per_unit(stake)[0]
+    return solver.ev_per_unit(stake)[0]
+
+
+def _check_stake_choice(rules: Rules, stake_choice: Mapping[int, int]) -> dict[int, int]:
+    """A stake for every first-card value, each within the rules' stake range."""
+    missing = [value for value in VALUES if value not in stake_choice]
+    if missing:
+        raise ValueError(f"stake_choice: expected a stake for every first-card value 1..10, missing {missing}")
+    for value, chips in stake_choice.items():
+        if not rules.min_stake <= chips <= rules.max_stake:
+            raise ValueError(
+                f"stake_choice[{value}]: expected a stake in {rules.min_stake}..{rules.max_stake}, got {chips!r}"
+            )
+    return {value: int(stake_choice[value]) for value in VALUES}
 
 
 def threshold_policy(stick_at: int) -> PolicyFn:
@@ -1113,6 +1133,7 @@ def banker_best_response(
     policy: PolicyFn | Solution | None = None,
     *,
     stake: int | None = None,
+    stake_choice: Mapping[int, int] | None = None,
 ) -> BankerResponse:
     """The banker's best drawing rule against a fixed player policy.
 
@@ -1123,10 +1144,18 @@ def banker_best_response(
 
     ``policy``: a :data:`PolicyFn`, a :class:`Solution`, or None for the player's optimal policy
     against ``banker_rule`` (the player does not re-optimise against the response).
+    ``stake_choice``: the player's initial stake for each first-card value (a player who stakes by
+    his first card, as ``threshold`` does); the banker sees the stake, so the response differs by
+    it, and the EVs are chips per round / ``min_stake`` (``stake`` is then ``min_stake``).
     """
     rules = _as_rules(rules)
     banker_rule = banker_rule or default_banker_rule(rules)
     stake = rules.min_stake if stake is None else stake
+    if stake_choice is not None:
+        choice = _check_stake_choice(rules, stake_choice)
+        stake = rules.min_stake
+    else:
+        choice = dict.fromkeys(VALUES, stake)
     if policy is None:
         policy = solve(rules, banker_rule, stake=stake)
     policy_fn = policy.as_policy() if isinstance(policy, Solution) else policy
@@ -1137,16 +1166,20 @@ def banker_best_response(
     fixed_chips = 0.0
     draws: dict[tuple[bool, Signal, int, bool, int], bool] = {}
     signals: list[tuple[bool, Signal]] = []
-    for ctx, dp in solver.dps(stake):
-        measure_dp = _SeatDP(model, ctx, follow=dp)
+    # The deal's branches (banker's double) are the same at every stake: pair them up by position.
+    branches = zip(*(solver.dps(chips) for chips in sorted(set(choice.values()))))
+    by_stake = {chips: index for index, chips in enumerate(sorted(set(choice.values())))}
+    for branch in branches:
+        ctx = branch[0][0]
         play = ctx.prob - ctx.natural_prob
         measure = _Measure()
         for first in VALUES:
+            dp_ctx, dp = branch[by_stake[choice[first]]]
             dp.first_card(first)  # record the policy's moves
-            part = measure_dp.first_card(first)
+            part = _SeatDP(model, dp_ctx, follow=dp).first_card(first)
             measure = measure + part.scaled(P_VALUE[first])  # type: ignore[union-attr]
-            banker_chips -= _deal_const(model, ctx, first) * P_VALUE[first]
-            fixed_chips -= _deal_const(model, ctx, first) * P_VALUE[first]
+            banker_chips -= _deal_const(model, dp_ctx, first) * P_VALUE[first]
+            fixed_chips -= _deal_const(model, dp_ctx, first) * P_VALUE[first]
         banker_chips -= play * measure.const
         fixed_chips -= play * measure.const
         for signal, vec in measure.parts.items():
