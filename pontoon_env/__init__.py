@@ -41,6 +41,9 @@ if find_spec("gymnasium") is not None:  # the game layer works without gymnasium
     from pontoon_env.envs.registration import register_envs
 
     register_envs()  # gymnasium.make("Pontoon-v0") / ("PontoonBanker-v0") after `import pontoon_env`
+    from pontoon_env.benchmark import register_tasks
+
+    register_tasks()  # and every benchmark task's environment, e.g. gymnasium.make("pagat/player-1-v0")
 
 __all__ = [
     "PRESETS",

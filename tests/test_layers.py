@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "agents": 3,
     "pontoon_env.batched": 4,
     "pontoon_env.envs": 5,
+    "pontoon_env.benchmark": 5,
     "pontoon_tools": 6,
 }
 """Each package or module of the project and its layer."""

@@ -1,0 +1,66 @@
+"""Benchmark tasks: frozen specifications, the gym ids they register, and a stable normalised score."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import pontoon_env  # noqa: F401
+from pontoon_env.benchmark import TASKS, get_task
+from pontoon_tools.benchmark import main, normalised_score, score
+
+
+def test_every_task_builds_its_training_env_by_name():
+    for task in TASKS.values():
+        env = gym.make(task.gym_id)
+        assert env.unwrapped.num_players == task.num_players and env.unwrapped.role == task.role
+        env.reset(seed=0)
+
+
+def test_task_names_resolve_with_or_without_the_version_and_unknown_ones_are_named():
+    assert get_task("pagat/player-1") is get_task("pagat/player-1-v0")
+    with pytest.raises(KeyError, match="unknown benchmark task 'pagat/player-9'"):
+        get_task("pagat/player-9")
+    with pytest.raises(KeyError, match="unknown benchmark task"):
+        get_task("pagat/player-1-v7")
+
+
+def test_random_scores_zero_the_optimum_one_and_threshold_in_between():
+    random = score("pagat/player-1", "random", episodes=1500)
+    optimal = score("pagat/player-1", "optimal:stand=17", episodes=1500)  # built again, not the ceiling object
+    threshold = score("pagat/player-1", "threshold", episodes=1500)
+    assert random.score == pytest.approx(0.0, abs=1e-12)
+    assert abs(optimal.score - 1.0) <= max(optimal.score_ci, 1e-9)
+    assert threshold.score - threshold.score_ci > 0 and threshold.score + threshold.score_ci < 1
+
+
+def test_the_score_is_stable_and_paired():
+    first = score("pagat/banker-1", "banker_threshold", episodes=400)
+    again = score("pagat/banker-1", "banker_threshold", episodes=400)
+    assert (first.score, first.ev, first.score_ci) == (again.score, again.ev, again.score_ci)
+
+
+def test_the_delta_method_interval_covers_a_known_ratio():
+    rng = np.random.default_rng(0)
+    covered = 0
+    for _ in range(200):
+        random = rng.normal(-4.0, 3.0, 400)
+        ceiling = random + rng.normal(5.0, 2.0, 400)
+        policy = random + rng.normal(2.5, 2.0, 400)  # true score 0.5
+        value, half = normalised_score(policy, random, ceiling)
+        covered += abs(value - 0.5) <= half
+    assert 180 <= covered <= 200  # about 95% coverage
+
+
+def test_the_results_table_script_writes_the_doc_and_json(tmp_path):
+    doc, records = tmp_path / "benchmark.md", tmp_path / "results.json"
+    assert main(["table", "--rounds", "60", "--tasks", "pagat/player-1", "casino/player-1",
+                 "--doc", str(doc), "--json", str(records)]) == 0
+    text = doc.read_text()
+    assert "`pagat/player-1`" in text and "`casino/player-1`" in text and "| `optimal` |" in text
+    data = json.loads(records.read_text())
+    assert {record["task"]["name"] for record in data} == {"pagat/player-1", "casino/player-1"}
+    assert all("numpy" in record["versions"] for record in data)
