@@ -2,7 +2,10 @@
 """Benchmark Pontoon policies honestly: EVs with confidence intervals, paired comparisons, charts.
 
 The logic lives in pontoon_tools.evaluation (playing, statistics, reports) and pontoon_tools.plots
-(strategy charts, EV bars, learning curves). Examples::
+(strategy charts, EV bars, learning curves). Every flag is a field of
+:class:`pontoon_tools.evaluation.EvaluateSettings`; the parser is derived from it
+(:mod:`pontoon_tools.settings`). The tables are printed and written before any chart is drawn.
+Examples::
 
     # every seat of a 4-player table, 20,000 rounds
     python evaluate.py --player threshold --banker banker_threshold --seats 4 --learner-seat 1
@@ -23,11 +26,11 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
+from typing import Any
 
-from pontoon_tools.evaluation import EvaluateSettings, EvaluationError, format_report, run_evaluation
-from pontoon_tools.training import TrainingError, parse_option
-
-DEFAULTS = EvaluateSettings()
+from pontoon_tools.evaluation import EvaluateSettings, format_report, run_evaluation
+from pontoon_tools.settings import build_parser as settings_parser
+from pontoon_tools.settings import from_args
 
 
 def _policy_help() -> str:
@@ -40,7 +43,9 @@ def _policy_help() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """``evaluate.py``'s parser: one flag per :class:`EvaluateSettings` field."""
+    return settings_parser(
+        EvaluateSettings,
         prog="evaluate.py",
         description=textwrap.fill(
             "Play policies (scripted names or trained checkpoints, in any seat) for N seeded rounds and report, for "
@@ -48,76 +53,26 @@ def build_parser() -> argparse.ArgumentParser:
             "pontoon and five-card-trick rates, mean stake, and the banker's take per player. Each round is dealt "
             "on a fresh table from SeedSequence([seed, round]), with one random stream per seat, so runs with the "
             "same seed deal the same cards: --compare uses this for paired differences. Writes report.txt/json, "
-            "summary.csv, comparison.csv and PNG charts to --out.",
+            "summary.csv and comparison.csv to --out (printed before any chart is drawn), then PNG charts.",
             width=100,
         ),
         epilog="Policy specs:\n" + _policy_help(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    table = parser.add_argument_group("table")
-    table.add_argument("--rules", default=None, metavar="PRESET",
-                       help="rules preset (default: the checkpoint's rules if a checkpoint is given, else pagat)")
-    table.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                       help="override one rules option (repeatable), e.g. --option stick_min=16")
-    table.add_argument("--seats", type=int, default=None,
-                       help="number of player seats besides the banker (default: the checkpoint's, else 4)")
-    table.add_argument("--banker-seat", type=int, default=DEFAULTS.banker_seat,
-                       help=f"the seat that banks every round (default {DEFAULTS.banker_seat})")
-    table.add_argument("--learner-seat", type=int, default=DEFAULTS.learner_seat,
-                       help="the seat of --player, and of the compared policies when --role player "
-                            f"(default {DEFAULTS.learner_seat}: the banker's left, first to act)")
-    table.add_argument("--player", default=None, metavar="SPEC", help="policy in --learner-seat (default threshold)")
-    table.add_argument("--others", default=None, metavar="SPEC", help="policy of the other player seats (default threshold)")
-    table.add_argument("--banker", default=None, metavar="SPEC",
-                       help="banker policy (default banker_threshold; casino_dealer under casino)")
-    table.add_argument("--policies", nargs="+", default=None, metavar="SPEC",
-                       help="one spec per seat, seat 0 first (overrides --player/--others/--banker)")
-
-    what = parser.add_argument_group("what to measure")
-    what.add_argument("--role", choices=("player", "banker"), default=None,
-                      help="which seat --compare and --optimality-gap are about: the learner seat (player) or the "
-                           "banker seat (default: the --run's role, else guessed from the first --compare spec)")
-    what.add_argument("--rounds", type=int, default=DEFAULTS.rounds, help=f"rounds per policy (default {DEFAULTS.rounds:,})")
-    what.add_argument("--seed", type=int, default=DEFAULTS.seed, help=f"seed of the rounds (default {DEFAULTS.seed})")
-    what.add_argument("--compare", nargs="+", default=None, metavar="SPEC",
-                      help="two or more policies played in the same seat on the same cards; reports each one's EV and "
-                           "the paired difference first − other with its 95%% CI")
-    what.add_argument("--optimality-gap", action="store_true",
-                      help="player role: EV(optimal) − EV(policy), both from the exact solver (pontoon_env.solver, "
-                           "infinite deck) and from the solver's policy played on the same cards; needs a fixed-rule "
-                           "banker (banker_threshold[:stand=K] or casino_dealer)")
-    what.add_argument("--run", default=None, metavar="DIR",
-                      help="a train.py run directory: plots its learning curve and uses its model.zip in its role's "
-                           "seat unless --player/--banker say otherwise")
-
-    output = parser.add_argument_group("output")
-    output.add_argument("--out", default=DEFAULTS.out, metavar="DIR", help=f"output directory (default {DEFAULTS.out})")
-    output.add_argument("--no-charts", action="store_true", help="skip the PNG charts")
-    output.add_argument("--no-progress", action="store_true", help="no progress bars")
-    return parser
-
-
-def settings_from_args(args: argparse.Namespace) -> EvaluateSettings:
-    if args.compare is not None and len(args.compare) < 2 and not args.optimality_gap:
-        raise EvaluationError("--compare needs at least two policies (the first is compared with each other one)")
-    return EvaluateSettings(
-        rules=args.rules, options=dict(parse_option(text) for text in args.option), seats=args.seats,
-        banker_seat=args.banker_seat, learner_seat=args.learner_seat, player=args.player, others=args.others,
-        banker=args.banker, policies=args.policies, role=args.role, rounds=args.rounds, seed=args.seed,
-        compare=args.compare, optimality_gap=args.optimality_gap, run=args.run, charts=not args.no_charts,
-        out=args.out, progress=not args.no_progress,
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    settings = from_args(EvaluateSettings, build_parser().parse_args(argv))
+
+    def announce(report: dict[str, Any]) -> None:
+        print(format_report(report), flush=True)
+
     try:
-        report = run_evaluation(settings_from_args(args))
-    except (EvaluationError, TrainingError, ValueError, ImportError) as error:
-        # RulesError, PolicySpecError and CheckpointError are ValueErrors with a complete message.
+        report = run_evaluation(settings, announce=announce)
+    except (ValueError, ImportError) as error:
+        # EvaluationError, RulesError, PolicySpecError and CheckpointError are ValueErrors with a
+        # complete message: the user gets that message, not a traceback.
         print(f"evaluate.py: error: {error}", file=sys.stderr)
         return 2
-    print(format_report(report))
     print("\nwrote: " + ", ".join(report["files"]))
     return 0
 

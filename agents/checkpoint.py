@@ -6,27 +6,37 @@ JSON run config beside it (``<stem>.json`` first, else ``config.json`` in the sa
 role, the observation and action sizes, the action names and levels (``"action_levels"``), plus the
 training settings. Training (resume), :class:`agents.model.ModelPolicy` and the evaluation all go
 through :func:`find_checkpoint`, :func:`read_config`, :func:`check_compatible` and
-:func:`load_model`, so they agree on where a config lives and what makes a checkpoint fit a table.
+:func:`load_model`, so they agree on where a config lives and what makes a checkpoint fit a table:
+:func:`table_config` describes a table the way a checkpoint's config does, and
+:func:`check_compatible` compares the two and names every difference.
 
 :func:`env_kwargs` gives the ``gymnasium.make`` arguments that rebuild the table a model was
-trained at, so ``gym.make("Pontoon-v0", **env_kwargs(config))`` always fits the model.
+trained at, so ``gym.make("Pontoon-v0", **env_kwargs(config))`` always fits the model (the recipe
+with Stable-Baselines3's ``evaluate_policy`` is in docs/training.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from pontoon_env.encoding import LEVEL_FIELDS
-from pontoon_env.game.rules import Rules, resolve_rules
+from pontoon_env.encoding import LEVEL_FIELDS, ActionLevels, ActionTable, ObservationEncoder
+from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
 
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.json"
 COMPATIBILITY_KEYS = ("role", "num_players", "obs_size", "n_actions", "action_names")
 """Config entries that must match for a model to play (or resume training) at a table."""
+BANK_MOVEMENT_OPTIONS = ("bank_passing", "bank_sale", "bank_take_over_optional", "first_banker")
+"""Rules options that only decide who holds the bank *between* rounds. The environment sets them
+itself (it keeps the bank in one seat unless asked to rotate it) and the evaluation plays every
+round on a fresh table with a fixed banker, so a model fits a table whatever they are: playing a
+model compares the rules without them (resuming its training compares them too)."""
 _LEGACY_LEVEL_KEYS = {f"{name}_levels": name for name in LEVEL_FIELDS}
 _LEGACY_LEVEL_KEYS["sale_levels"] = "sale"
 
@@ -93,6 +103,29 @@ def read_config(path: str | Path, required: bool = True) -> tuple[Path, dict[str
     return model_path, config
 
 
+def read_run_config(path: str | Path) -> dict[str, Any] | None:
+    """The run config of a saved policy of any kind, or ``None`` when there is none to read.
+
+    A Stable-Baselines3 model (``.zip`` or a run directory holding ``model.zip``) is read with
+    :func:`read_config`; any other run directory with a ``config.json`` (a ``train_rllib.py`` run)
+    gives that file. A missing path, or an unreadable config, gives ``None``: loading the policy
+    then reports what is wrong.
+    """
+    folder = Path(path)
+    try:
+        return read_config(path, required=False)[1] or None
+    except CheckpointError:
+        pass
+    candidate = folder / CONFIG_FILE
+    if folder.is_dir() and candidate.is_file():
+        try:
+            config = json.loads(candidate.read_text())
+        except (OSError, json.JSONDecodeError):
+            return None
+        return config if isinstance(config, dict) else None
+    return None
+
+
 def config_rules(config: Mapping[str, Any], label: str) -> Rules | None:
     """The rules a checkpoint was trained under (``None`` if its config does not say).
 
@@ -108,24 +141,39 @@ def config_rules(config: Mapping[str, Any], label: str) -> Rules | None:
         raise CheckpointError(f"checkpoint {label!r}: its saved rules are invalid: {error}") from error
 
 
-def check_compatible(label: str | Path, found: Mapping[str, Any], expected: Mapping[str, Any]) -> None:
+def check_compatible(
+    label: str | Path,
+    found: Mapping[str, Any],
+    expected: Mapping[str, Any],
+    ignore: Collection[str] = (),
+) -> None:
     """Refuse a checkpoint trained for other rules, another table or another action layout.
 
-    ``expected`` is the config of the table it is to play at (or the run it is to resume); only
-    the keys it holds are compared.
+    ``expected`` is the config of the table it is to play at (:func:`table_config`) or of the run
+    it is to resume; only the keys it holds are compared. ``ignore`` names rules options left out
+    of the comparison (:data:`BANK_MOVEMENT_OPTIONS` when a model is only to play).
 
     Raises:
         CheckpointError: naming the checkpoint, each differing setting, what was expected and what
             the checkpoint holds.
     """
     differences = []
+    headline = f"checkpoint {str(label)!r} does not fit this table"
     if "rules" in expected and "rules" in found:
         trained_rules, wanted_rules = dict(found["rules"]), dict(expected["rules"])
-        for option in sorted(set(trained_rules) | set(wanted_rules)):
-            if trained_rules.get(option) != wanted_rules.get(option):
-                differences.append(
-                    f"rules option {option!r}: expected {wanted_rules.get(option)!r}, found {trained_rules.get(option)!r}"
-                )
+        options = [option for option in sorted((set(trained_rules) | set(wanted_rules)) - set(ignore))
+                   if trained_rules.get(option) != wanted_rules.get(option)]
+        trained_preset, wanted_preset = trained_rules.get("preset"), wanted_rules.get("preset")
+        if trained_preset != wanted_preset:
+            # Another preset differs in many options: name the presets, then the options in one line.
+            headline = (f"checkpoint {str(label)!r} was trained for preset {trained_preset!r}, but the table plays "
+                        f"{wanted_preset!r}, so it does not fit")
+            others = [option for option in options if option != "preset"]
+            differences.append(f"rules option 'preset': expected {wanted_preset!r}, found {trained_preset!r}"
+                               + (f" ({len(others)} more options differ: {', '.join(others)})" if others else ""))
+        else:
+            differences += [f"rules option {option!r}: expected {wanted_rules.get(option)!r}, "
+                            f"found {trained_rules.get(option)!r}" for option in options]
     for key in (*COMPATIBILITY_KEYS, *(key for key in expected if key not in COMPATIBILITY_KEYS and key != "rules")):
         if key in expected and key in found and found[key] != expected[key]:
             wanted, got = expected[key], found[key]
@@ -134,27 +182,73 @@ def check_compatible(label: str | Path, found: Mapping[str, Any], expected: Mapp
             differences.append(f"{key}: expected {wanted!r}, found {got!r}")
     if differences:
         rules = expected.get("rules", {})
-        raise CheckpointError(
-            f"checkpoint {str(label)!r} does not fit this table (preset {rules.get('preset')!r}, "
-            f"{expected.get('num_players')} players, role {expected.get('role')!r}):\n  - " + "\n  - ".join(differences)
-        )
+        table = [f"preset {rules.get('preset')!r}"] if rules else []
+        if expected.get("num_players") is not None:
+            players = int(expected["num_players"])
+            table.append(f"{players} player{'' if players == 1 else 's'}")
+        if expected.get("role") is not None:
+            table.append(f"role {expected['role']!r}")
+        where = f" (this table: {', '.join(table)})" if table else ""
+        raise CheckpointError(f"{headline}{where}:\n  - " + "\n  - ".join(differences))
+
+
+def table_rules(rules: RulesSpec, num_players: int) -> Rules:
+    """The rules a table of ``num_players`` really plays: the engine adds a second deck above seven
+    players (D18), and a checkpoint's config records the rules after that change."""
+    return PontoonGame(resolve_rules(rules), num_players, seed=0, banker=0).rules
+
+
+def action_levels(config: Mapping[str, Any]) -> ActionLevels:
+    """The action levels a checkpoint was trained with (the defaults when its config has none)."""
+    return ActionLevels.parse(config.get("action_levels"))
+
+
+def table_config(
+    rules: RulesSpec, num_players: int, levels: ActionLevels | None = None, role: str | None = None
+) -> dict[str, Any]:
+    """A table described as a checkpoint's config describes the table it was trained at: the rules
+    it really plays, its size, the observation and action sizes and the action names (and the
+    role of the seat, when given). :func:`check_compatible` compares the two."""
+    played = table_rules(rules, num_players)
+    table = ActionTable(played, levels)
+    config: dict[str, Any] = {
+        "rules": dataclasses.asdict(played),
+        "num_players": int(num_players),
+        "obs_size": ObservationEncoder(played, num_players + 1).size,
+        "n_actions": table.n,
+        "action_names": list(table.names),
+    }
+    if role is not None:
+        config["role"] = role
+    return config
 
 
 def env_kwargs(config: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``gymnasium.make("Pontoon-v0", ...)`` arguments of the table a checkpoint was trained at."""
+    """The ``gymnasium.make("Pontoon-v0", ...)`` arguments of the table a checkpoint was trained at:
+    its rules, size, role, action levels and observation form, and the opponents, learner seat and
+    episode it was trained with (where its config records them)."""
     kwargs: dict[str, Any] = {
         "rules": dict(config["rules"]),
         "num_players": int(config["num_players"]),
         "role": config.get("role", "player"),
+        "action_levels": action_levels(config),
     }
-    for key in ("action_levels", "dict_observation", "episode"):
+    for key in ("dict_observation", "episode", "learner_seat"):
         if config.get(key) is not None:
             kwargs[key] = config[key]
+    if kwargs.get("episode") == "session" and config.get("session_rounds") is not None:
+        kwargs["session_rounds"] = int(config["session_rounds"])
+    opponents = config.get("opponents")
+    if isinstance(opponents, Mapping) and opponents:  # train.py writes "registry defaults" otherwise
+        kwargs["opponents"] = dict(opponents)
     return kwargs
 
 
-def load_model(path: str | Path, algo: str | None = None) -> Any:
-    """Load a Stable-Baselines3 model: the config's ``algo`` first, then MaskablePPO, PPO, A2C, DQN.
+def load_model(path: str | Path, algo: str | None = None, *, env: Any = None, **load_kwargs: Any) -> Any:
+    """Load a Stable-Baselines3 model: with the config's ``algo``, else trying MaskablePPO, PPO, A2C, DQN.
+
+    ``env`` and ``load_kwargs`` (``tensorboard_log`` ...) go to the loader's ``load``: training
+    resumes a model with its new environments this way.
 
     Raises:
         CheckpointError: stable-baselines3 missing, or a file no loader accepts (truncated, corrupt,
@@ -183,10 +277,13 @@ def load_model(path: str | Path, algo: str | None = None) -> Any:
             f"loading {str(model_path)!r} needs stable-baselines3 (pip install 'pontoon-env[train]'): {error}"
         ) from error
     wanted = (algo or "").replace("_", "").lower()  # train.py writes "maskable_ppo", "ppo", "dqn"
-    loaders.sort(key=lambda loader: loader.__name__.lower() != wanted)  # stable: the named one first
-    for loader in loaders:
+    named = [loader for loader in loaders if loader.__name__.lower() == wanted]
+    # A config that names the algorithm leaves one loader to try, so a failure (a truncated
+    # archive, an environment that does not fit) gets that loader's complaint alone.
+    for loader in named or loaders:
         try:
-            return loader.load(str(model_path), device="cpu")
+            return loader.load(str(model_path), env=env, device="cpu", **load_kwargs)
         except Exception as error:  # each loader rejects the others' checkpoints in its own way
             errors.append(f"{loader.__name__}: {type(error).__name__}: {error}")
-    raise CheckpointError(f"could not load model {str(model_path)!r}: " + "; ".join(errors))
+    tried = f" as {named[0].__name__} (its config's algo {algo!r})" if named else ""
+    raise CheckpointError(f"could not load model {str(model_path)!r}{tried}: " + "; ".join(errors))

@@ -3,40 +3,55 @@
 :class:`ModelPolicy` loads a checkpoint through :mod:`agents.checkpoint` (model file, run config,
 compatibility with the table) and encodes a seat's view with the same
 :class:`~pontoon_env.encoding.ObservationEncoder` and :class:`~pontoon_env.encoding.ActionTable` as
-the environments, so a model trained as a Gymnasium learner plays at any table it fits.
+the environments, so a model trained as a Gymnasium learner plays at any table it fits; at a table
+it does not fit (other rules, another table size or action layout) it is refused with one message
+naming every difference (:func:`agents.checkpoint.check_compatible`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.checkpoint import CheckpointError, config_rules, load_model, read_config
-from pontoon_env.encoding import ActionLevels, ActionTable, Level, ObservationEncoder
+from agents.checkpoint import action_levels as config_levels
+from agents.checkpoint import (
+    BANK_MOVEMENT_OPTIONS,
+    CheckpointError,
+    check_compatible,
+    load_model,
+    read_config,
+    table_config,
+    table_rules,
+)
+from pontoon_env.encoding import ActionLevels, ActionTable, ObservationEncoder
 from pontoon_env.game.actions import Action, LegalAction
 from pontoon_env.game.observation import SeatView
-from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
+from pontoon_env.game.rules import RulesSpec, resolve_rules
 
 __all__ = ["CheckpointError", "ModelPolicy", "load_checkpoint"]
 
 
-def load_checkpoint(path: str | Path, rules: RulesSpec | None = None) -> tuple[Any, dict[str, Any]]:
+def load_checkpoint(
+    path: str | Path, rules: RulesSpec | None = None, num_players: int | None = None
+) -> tuple[Any, dict[str, Any]]:
     """Load a model checkpoint and its run config (``{}`` when none was saved beside it).
 
     Args:
         path: the ``.zip`` written by training (the suffix may be left out), or a run directory.
-        rules: when given, the rules the model is about to play: a checkpoint trained for another
-            preset is refused.
+        rules: when given, the rules of the table the model is about to play at; with
+            ``num_players`` (default: the config's) the checkpoint must fit that table.
 
     Raises:
-        CheckpointError: missing or corrupt file, unreadable config, or a preset / size mismatch.
+        CheckpointError: missing or corrupt file, unreadable config, or a table it does not fit.
     """
     model_path, config = read_config(path, required=False)
-    if rules is not None:
-        check_preset(config, resolve_rules(rules), str(path))
+    if rules is not None and config:
+        players = num_players if num_players is not None else config.get("num_players")
+        check_fits(path, config, rules, None if players is None else int(players))
     model = load_model(model_path, config.get("algo"))
     obs_size = config.get("obs_size")
     shape = _obs_shape(getattr(model, "observation_space", None))
@@ -47,14 +62,19 @@ def load_checkpoint(path: str | Path, rules: RulesSpec | None = None) -> tuple[A
     return model, config
 
 
-def check_preset(config: Mapping[str, Any], rules: Rules, label: str) -> None:
-    """Refuse a checkpoint whose config names another preset than ``rules``."""
-    trained = config_rules(config, label)
-    if trained is not None and trained.preset != rules.preset:
-        raise CheckpointError(
-            f"checkpoint {label!r} was trained for preset {trained.preset!r}, but the table plays {rules.preset!r}; "
-            "train a model for this preset or choose another checkpoint"
-        )
+def check_fits(label: str | Path, config: Mapping[str, Any], rules: RulesSpec, num_players: int | None) -> None:
+    """Refuse a checkpoint whose config does not fit a table of ``rules`` and ``num_players``
+    players (without a size, only the rules are compared); who holds the bank between rounds
+    (:data:`~agents.checkpoint.BANK_MOVEMENT_OPTIONS`) does not matter to a model that plays."""
+    if num_players is None:
+        # Without a size only the rules can be compared, and the deck count depends on the size.
+        expected: dict[str, Any] = {"rules": dataclasses.asdict(resolve_rules(rules))}
+        expected["rules"].pop("decks")
+        found = {**config, "rules": {k: v for k, v in dict(config.get("rules", {})).items() if k != "decks"}}
+        check_compatible(label, found, expected, ignore=BANK_MOVEMENT_OPTIONS)
+        return
+    expected = table_config(rules, num_players, config_levels(config))
+    check_compatible(label, config, expected, ignore=BANK_MOVEMENT_OPTIONS)
 
 
 def _obs_shape(space: Any) -> int | None:
@@ -77,14 +97,16 @@ class ModelPolicy:
 
     Args:
         model_or_path: a loaded model (anything with ``predict``) or a checkpoint path.
-        rules: the rules of the table (a checkpoint for another preset is refused).
-        num_players: player seats at the table; ``None`` reads it from the view when first acting.
+        rules: the rules of the table (a checkpoint trained for other rules is refused).
+        num_players: player seats at the table; ``None`` takes the checkpoint's (or, for a model
+            object, reads it from the view when first acting).
         action_levels: action levels overriding those of the checkpoint's config.
         deterministic: pass ``deterministic`` to ``predict``.
 
     Raises:
-        CheckpointError: a missing or mismatched checkpoint, or a model whose observation or
-            action size does not fit this table.
+        CheckpointError: a missing or corrupt checkpoint, or one that does not fit this table
+            (other rules, table size or action layout: one message names every difference), or a
+            model whose observation or action size does not fit.
     """
 
     def __init__(
@@ -95,11 +117,11 @@ class ModelPolicy:
         *,
         deterministic: bool = True,
         name: str | None = None,
-        action_levels: ActionLevels | Mapping[str, Sequence[Level] | None] | None = None,
+        action_levels: ActionLevels | None = None,
     ) -> None:
-        self.rules = resolve_rules(rules)
+        self.given_rules = resolve_rules(rules)
         if isinstance(model_or_path, (str, Path)):
-            self.model, self.config = load_checkpoint(model_or_path, self.rules)
+            self.model, self.config = load_checkpoint(model_or_path, self.given_rules, num_players)
             self.name = name or Path(model_or_path).stem
         else:
             if not callable(getattr(model_or_path, "predict", None)):
@@ -109,12 +131,22 @@ class ModelPolicy:
                 )
             self.model, self.config = model_or_path, {}
             self.name = name or type(model_or_path).__name__
-        levels = action_levels if action_levels is not None else self.config.get("action_levels")
-        self.table = ActionTable(self.rules, levels)
+        self.levels = ActionLevels.parse(action_levels if action_levels is not None else self.config.get("action_levels"))
         self.deterministic = deterministic
         self.num_players = num_players if num_players is not None else self.config.get("num_players")
-        self._encoder: ObservationEncoder | None = None
         self._dict_obs = hasattr(getattr(self.model, "observation_space", None), "spaces")
+        self._maskable = "action_masks" in _predict_parameters(self.model)
+        self._encoder: ObservationEncoder | None = None
+        self._fit(int(self.num_players) + 1 if self.num_players is not None else None)
+
+    def _fit(self, num_seats: int | None) -> None:
+        """Size the action table and the encoder for a table of ``num_seats`` seats.
+
+        Both follow the rules the table really plays (a second deck above seven players, as in
+        the environment the model was trained in), so the model sees what it saw in training.
+        """
+        self.rules = table_rules(self.given_rules, num_seats - 1) if num_seats is not None else self.given_rules
+        self.table = ActionTable(self.rules, self.levels)
         n_actions = getattr(getattr(self.model, "action_space", None), "n", None)
         if n_actions is not None and int(n_actions) != self.table.n:
             raise CheckpointError(
@@ -122,21 +154,22 @@ class ModelPolicy:
                 f"{self.table.n} "
                 "(different action levels?)"
             )
-        self._maskable = "action_masks" in _predict_parameters(self.model)
-        if self.num_players is not None:
-            self._encoder_for(int(self.num_players) + 1)
+        if num_seats is None:
+            return
+        encoder = ObservationEncoder(self.rules, num_seats)
+        expected = _obs_shape(getattr(self.model, "observation_space", None))
+        if expected is not None and expected != encoder.size:
+            raise CheckpointError(
+                f"model {self.name!r} observes {expected} values, but a {self.rules.preset!r} table with "
+                f"{num_seats - 1} player{'' if num_seats == 2 else 's'} gives {encoder.size} "
+                "(trained for another table size or preset?)"
+            )
+        self._encoder = encoder
 
     def _encoder_for(self, num_seats: int) -> ObservationEncoder:
         if self._encoder is None or self._encoder.num_seats != num_seats:
-            encoder = ObservationEncoder(self.rules, num_seats)
-            expected = _obs_shape(getattr(self.model, "observation_space", None))
-            if expected is not None and expected != encoder.size:
-                raise CheckpointError(
-                    f"model {self.name!r} observes {expected} values, but a {self.rules.preset!r} table with "
-                    f"{num_seats - 1} players gives {encoder.size} "
-                    "(trained for another table size or preset?)"
-                )
-            self._encoder = encoder
+            self._fit(num_seats)
+        assert self._encoder is not None
         return self._encoder
 
     def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:

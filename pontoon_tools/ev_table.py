@@ -12,18 +12,18 @@ player seat and of the banker, in minimum stakes, with 95% confidence intervals.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import Union
+from dataclasses import dataclass
 
 import numpy as np
 
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.rules import Rules, make_rules
 from pontoon_env.game.runner import Seating, chooser, keep_banker, play_round
+from pontoon_tools.settings import build_parser, from_args, setting
 
 def play_rounds(
     rules: Rules | str,
@@ -186,20 +186,29 @@ def format_long(rows: Sequence[Mapping[str, object]]) -> str:
     return "\n".join(lines)
 
 
+@dataclass
+class EvTableSettings:
+    """The options of ``python -m pontoon_tools.ev_table``, each declared once (the CLI is derived)."""
+
+    rules: str = setting("pagat", "preset name", metavar="PRESET")
+    players: int = setting(4, "player seats")
+    rounds: int = setting(20_000, "rounds per pairing")
+    seed: int = setting(0, "seed of every pairing (each pairing is seeded on its own)")
+    player: list[str] = setting(help="player policy spec (repeatable); default: the set of docs/agents.md",
+                                default_factory=list, metavar="SPEC", repeat=True)
+    banker: list[str] = setting(help="banker policy spec (repeatable); default: the set of docs/agents.md",
+                                default_factory=list, metavar="SPEC", repeat=True)
+    jobs: int = setting(1, "worker processes")
+    long: bool = setting(False, "one line per pairing, with the banker's EV")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = build_parser(
+        EvTableSettings,
         prog="python -m pontoon_tools.ev_table",
         description="Expected value per round of scripted policies (engine only, fixed banker at seat 0).",
     )
-    parser.add_argument("--rules", default="pagat", help="preset name (default pagat)")
-    parser.add_argument("--players", type=int, default=4, help="player seats (default 4)")
-    parser.add_argument("--rounds", type=int, default=20_000, help="rounds per pairing (default 20000)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--player", action="append", help="player policy spec (repeatable); default: a set")
-    parser.add_argument("--banker", action="append", help="banker policy spec (repeatable); default: a set")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--long", action="store_true", help="one line per pairing, with the banker's EV")
-    args = parser.parse_args(argv)
+    args = from_args(EvTableSettings, parser.parse_args(argv))
     rules = make_rules(args.rules)
     rows = ev_table(
         rules,

@@ -1,8 +1,9 @@
 """Honest benchmarks: play policies at a Pontoon table and measure them with confidence intervals.
 
-Everything here drives :class:`~pontoon_env.PontoonGame` directly (``new_round`` → ``observe`` →
-``Policy.act`` → ``apply``), so a scripted policy and a trained model (wrapped by
-:class:`agents.model.ModelPolicy`) are measured by exactly the same loop.
+Every round is played by :func:`pontoon_env.game.runner.play_round`, the one loop through which
+policies play the engine (``observe`` → ``Policy.act`` → a legality check → ``apply``), so a scripted
+policy and a trained model (wrapped by :class:`agents.model.ModelPolicy`) are measured by exactly the
+same loop as they are trained and charted in.
 
 Seeding is what makes comparisons honest. Round ``i`` of a match with seed ``s`` is played on a
 fresh table whose pack is shuffled by ``SeedSequence([s, i])`` and whose seats each get their own
@@ -23,17 +24,19 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from agents.checkpoint import CheckpointError, check_compatible, read_config, read_run_config
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.hands import HandClass
-from pontoon_env.game.observation import observe
-from pontoon_env.game.rules import Rules
+from pontoon_env.game.rules import PRESETS, Rules
+from pontoon_env.game.runner import chooser, play_round
+from pontoon_tools.settings import flag, parse_option, plural, setting
 
 Z_95 = 1.959963984540054
 """Two-sided 95% normal quantile; rounds are i.i.d., so the CLT interval is the right one."""
@@ -42,8 +45,9 @@ BANKER_POLICY_NAMES = ("banker_threshold", "banker_smart", "casino_dealer")
 """Scripted names that drive the banker seat (used to guess a spec's role)."""
 
 
-class EvaluationError(RuntimeError):
-    """A benchmark that cannot be run as asked (bad seat layout, missing solver, ...)."""
+class EvaluationError(ValueError):
+    """A benchmark that cannot be run as asked (bad seat layout, missing solver, ...): the message
+    names the setting, what it expects and what it got."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -78,27 +82,25 @@ def policy_label(spec: Any) -> str:
     return spec
 
 
+def checkpoint_config(spec: Any) -> dict[str, Any] | None:
+    """The run config saved with a checkpoint spec (:func:`agents.checkpoint.read_run_config`), or
+    ``None`` for a spec that is no saved checkpoint (a scripted name, a missing path: loading it
+    reports what is wrong)."""
+    if not isinstance(spec, (str, Path)) or not _looks_like_checkpoint(str(spec)):
+        return None
+    return read_run_config(spec)
+
+
 def guess_role(spec: Any) -> str:
     """``"banker"`` for banker policies (scripted banker names, banker checkpoints), else ``"player"``."""
     if not isinstance(spec, str):
         return "banker" if getattr(spec, "role", "player") == "banker" else "player"
     if spec.split(":", 1)[0] in BANKER_POLICY_NAMES:
         return "banker"
-    if _looks_like_checkpoint(spec):
-        config = read_checkpoint_config(spec)
-        if config is not None:
-            return str(config.get("role", "player"))
+    config = checkpoint_config(spec)
+    if config is not None:
+        return str(config.get("role", "player"))
     return "player"
-
-
-def read_checkpoint_config(path: str | Path) -> dict[str, Any] | None:
-    """The ``config.json`` saved beside a checkpoint (see :mod:`pontoon_tools.training`), or None."""
-    path = Path(path)
-    folder = path if path.is_dir() else path.parent
-    candidate = folder / "config.json"
-    if candidate.is_file():
-        return json.loads(candidate.read_text())
-    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -165,7 +167,8 @@ def play_match(
     desc: str = "rounds",
     deck: Sequence[str | int] | None = None,
 ) -> MatchResult:
-    """Play ``rounds`` independent rounds with ``policies[seat]`` driving each seat.
+    """Play ``rounds`` independent rounds with ``policies[seat]`` driving each seat, each through
+    :func:`pontoon_env.game.runner.play_round`.
 
     Args:
         rules: the rule set.
@@ -178,6 +181,10 @@ def play_match(
         progress: show a tqdm bar.
         deck: a stacked pack prefix dealt at the top of every round (the rest is shuffled by the
             round's generator), to measure a policy in one situation.
+
+    Raises:
+        EvaluationError: a policy list of the wrong length or a banker seat off the table.
+        pontoon_env.game.runner.PolicyError: a policy answered with an illegal action.
     """
     import time
 
@@ -194,16 +201,13 @@ def play_match(
 
         # disable=None: no bar when the output is not a terminal (logs of the main job stay readable).
         iterator = tqdm(iterator, desc=desc, unit="round", leave=False, mininterval=0.5, disable=None)
+    seated = chooser(policies, num_seats)
     started = time.perf_counter()
     for index in iterator:
         deck_rng, seat_rngs = round_generators(seed, index, num_seats)
         game = PontoonGame(rules, num_players, rng=deck_rng, banker=banker_seat)
-        kitty_before = game.kitty
-        game.new_round(deck=deck)
-        while not game.is_round_over:
-            seat = game.current_seat
-            game.apply(policies[seat].act(observe(game, seat), game.legal_actions(), seat_rngs[seat]))
-        _record_round(game, index, arrays, kitty_before)
+        arrays["net"][index] = play_round(game, seated, seat_rngs, deck=deck)  # chips plus owned kitty (D22)
+        _record_round(game, index, arrays)
     result = MatchResult(
         rules=game.rules if rounds else rules,
         num_players=num_players,
@@ -216,9 +220,9 @@ def play_match(
     return result
 
 
-def _record_round(game: PontoonGame, index: int, arrays: dict[str, np.ndarray], kitty_before: int) -> None:
+def _record_round(game: PontoonGame, index: int, arrays: dict[str, np.ndarray]) -> None:
+    """The hand counts of a finished round (its results are already in ``arrays["net"]``)."""
     banker = game.banker_seat_of_round
-    arrays["net"][index] = game.ledger.results(game.num_seats)  # chips plus owned kitty (D22)
     for player in game.players:
         seat = player.seat
         for hand in player.hands:
@@ -579,65 +583,148 @@ __all__ = [
 # --------------------------------------------------------------------------------------------------
 
 
+TABLE, MEASURE, OUTPUT = "table", "what to measure", "output"
+"""The sections of ``evaluate.py --help``."""
+ROLES = ("player", "banker")
+
+
 @dataclass
 class EvaluateSettings:
-    """Everything ``evaluate.py`` can be asked (see its ``--help``)."""
+    """Everything ``evaluate.py`` can be asked, each setting declared once: its flags, types,
+    defaults and help are derived from these fields (:mod:`pontoon_tools.settings`)."""
 
-    rules: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    seats: int | None = None
-    banker_seat: int = 0
-    learner_seat: int = 1
-    player: str | None = None
-    others: str | None = None
-    banker: str | None = None
-    policies: list[str] | None = None
-    role: str | None = None
-    rounds: int = 20_000
-    seed: int = 0
-    compare: list[str] | None = None
-    optimality_gap: bool = False
-    run: str | None = None
-    charts: bool = True
-    out: str = "results/eval"
-    progress: bool = True
+    # -- table
+    rules: str | None = setting(
+        None, f"rules preset: {', '.join(PRESETS)} (default: the checkpoint's rules if a checkpoint is given, "
+        "else pagat)", group=TABLE, metavar="PRESET")
+    options: dict[str, Any] = setting(
+        help="override one rules option (repeatable), e.g. --option stick_min=16", default_factory=dict,
+        flag="--option", group=TABLE, metavar="KEY=VALUE", parse=parse_option, repeat=True)
+    seats: int | None = setting(
+        None, "number of player seats besides the banker, 1-9 (default: one per --policies spec but the banker's, "
+        "else the checkpoint's, else 4)", group=TABLE)
+    banker_seat: int = setting(0, "the seat that banks every round", group=TABLE)
+    learner_seat: int = setting(
+        1, "the seat of --player, and of the compared policies when --role player (1: the banker's left, "
+        "first to act)", group=TABLE)
+    player: str | None = setting(None, "policy in --learner-seat (default threshold)", group=TABLE, metavar="SPEC")
+    others: str | None = setting(None, "policy of the other player seats (default threshold)", group=TABLE,
+                                 metavar="SPEC")
+    banker: str | None = setting(None, "banker policy (default banker_threshold; casino_dealer under casino)",
+                                 group=TABLE, metavar="SPEC")
+    policies: list[str] | None = setting(
+        None, "one spec per seat, seat 0 first (overrides --player/--others/--banker; without --seats the table "
+        "has one seat per spec)", group=TABLE, metavar="SPEC")
+
+    # -- what to measure
+    role: str | None = setting(
+        None, "which seat --compare and --optimality-gap are about: the learner seat (player) or the banker seat "
+        "(default: the --run's role, else guessed from the first --compare spec)", group=MEASURE, choices=ROLES)
+    rounds: int = setting(20_000, "rounds per policy", group=MEASURE)
+    seed: int = setting(0, "seed of the rounds", group=MEASURE)
+    compare: list[str] | None = setting(
+        None, "two or more policies played in the same seat on the same cards; reports each one's EV and the "
+        "paired difference first − other with its 95% CI", group=MEASURE, metavar="SPEC")
+    optimality_gap: bool = setting(
+        False, "player role: EV(optimal) − EV(policy), both from the exact solver (pontoon_env.solver, infinite "
+        "deck) and from the solver's policy played on the same cards; needs a fixed-rule banker "
+        "(banker_threshold[:stand=K] or casino_dealer)", group=MEASURE)
+    run: str | None = setting(
+        None, "a train.py run directory: plots its learning curve and uses its model.zip in its role's seat unless "
+        "--player/--banker say otherwise", group=MEASURE, metavar="DIR")
+
+    # -- output
+    out: str = setting("results/eval", "output directory", group=OUTPUT, metavar="DIR")
+    charts: bool = setting(True, "skip the PNG charts", group=OUTPUT)
+    progress: bool = setting(True, "no progress bars", group=OUTPUT)
+
+    def validate(self) -> None:
+        """Raise :class:`EvaluationError` naming the first invalid setting (its flag, what it
+        expects, what it got); the seats are checked against the table in :func:`run_evaluation`."""
+
+        def check(ok: bool, name: str, expected: str) -> None:
+            if not ok:
+                raise EvaluationError(
+                    f"{flag(EvaluateSettings, name)}: expected {expected}, got {getattr(self, name)!r}")
+
+        check(self.rounds >= 1, "rounds", "a positive number of rounds")
+        check(self.seats is None or 1 <= self.seats <= 9, "seats", "1..9 players")
+        check(self.role is None or self.role in ROLES, "role", f"one of {list(ROLES)}")
+        check(self.compare is None or len(self.compare) >= 2 or (self.optimality_gap and len(self.compare) == 1),
+              "compare", "at least two policies (the first is compared with each other one)")
+        check(self.policies is None or 2 <= len(self.policies) <= 10, "policies",
+              "one spec per seat, 2..10 seats (a banker and 1..9 players)")
 
 
 def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) -> tuple[Rules, int]:
-    """The table's rules and size: as given, else from the first checkpoint's config, else pagat / 4."""
+    """The table's rules and size: as given, else from the seat list (``--policies``), else from the
+    first checkpoint's config, else pagat with four players."""
     from pontoon_env.game.rules import resolve_rules
 
     config = None
     for spec in specs:
-        if isinstance(spec, str) and _looks_like_checkpoint(spec):
-            config = read_checkpoint_config(spec)
-            if config is not None:
-                break
+        config = checkpoint_config(spec)
+        if config is not None:
+            break
     if settings.rules is not None:
         rules = resolve_rules(settings.rules, settings.options)
     elif config is not None:
         rules = resolve_rules(config["rules"], settings.options)
     else:
         rules = resolve_rules("pagat", settings.options)
-    seats = settings.seats or (int(config["num_players"]) if config is not None else 4)
+    if settings.seats is not None:
+        seats = settings.seats
+    elif settings.policies:
+        seats = len(settings.policies) - 1
+    else:
+        seats = int(config["num_players"]) if config is not None else 4
     return rules, seats
 
 
-def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
+def _check_roles(specs: Sequence[tuple[int, Any]], banker_seat: int) -> None:
+    """Refuse a checkpoint put in a seat of the other role (a banker model in a player seat ...):
+    its config says which role it learnt (:func:`agents.checkpoint.check_compatible`)."""
+    for seat, spec in specs:
+        config = checkpoint_config(spec)
+        if config is not None and config.get("role") in ROLES:  # a multi-agent run ("both") fits any seat
+            role = "banker" if seat == banker_seat else "player"
+            check_compatible(f"{spec} (in seat {seat})", config, {"role": role})
+
+
+def run_evaluation(settings: EvaluateSettings, announce: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play, measure, compare and chart as ``settings`` ask; write everything under ``settings.out``.
+
+    Every setting is checked before anything is played or written. The tables are written
+    (``report.txt``, ``report.json``, the CSVs) and handed to ``announce`` (``evaluate.py`` prints
+    them) *before* any chart is drawn, so a chart can never cost the numbers.
 
     Returns the report (also written as ``report.json``): the table of every seat, the comparison
     rows and the optimality gap when asked, and the paths of the files written.
     """
-    out = Path(settings.out)
-    out.mkdir(parents=True, exist_ok=True)
+    report, context = measure(settings)
+    if announce is not None:
+        announce(report)
+    if settings.charts:
+        report["files"] += _charts(settings, report, *context)
+        _write_report(report, Path(settings.out))
+    return report
+
+
+def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """The tables of :func:`run_evaluation` (played, summarised and written), without the charts.
+
+    Returns the report and what the charts need (rules, table size, banker seat, policies,
+    their specs, the focus seat, the output folder and the compared candidates).
+    """
+    settings.validate()
     run_model = None
     run_config: dict[str, Any] | None = None
     if settings.run:
         run_model = str(Path(settings.run) / "model.zip")
-        run_config = read_checkpoint_config(run_model)
-        if run_config is None:
-            raise EvaluationError(f"--run {settings.run!r}: no config.json in that directory (not a train.py run?)")
+        try:
+            run_config = read_config(run_model)[1]
+        except CheckpointError as error:
+            raise EvaluationError(f"--run {settings.run!r}: {error}") from error
     role = settings.role or (str(run_config["role"]) if run_config else None)
     if role is None:
         role = "banker" if settings.compare and guess_role(settings.compare[0]) == "banker" else "player"
@@ -648,13 +735,16 @@ def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
     num_seats = num_players + 1
     banker_seat = settings.banker_seat
     if not 0 <= banker_seat < num_seats:
-        raise EvaluationError(f"--banker-seat must be in 0..{num_players}, got {banker_seat}")
+        raise EvaluationError(f"--banker-seat: expected a seat in 0..{num_players}, got {banker_seat}")
     if settings.learner_seat == banker_seat or not 0 <= settings.learner_seat < num_seats:
         raise EvaluationError(
-            f"--learner-seat must be a player seat in 0..{num_players} other than the banker's ({banker_seat}), "
+            f"--learner-seat: expected a player seat in 0..{num_players} other than the banker's ({banker_seat}), "
             f"got {settings.learner_seat}"
         )
     focus = settings.learner_seat if role == "player" else banker_seat
+    if settings.optimality_gap and role != "player":
+        raise EvaluationError("--optimality-gap: expected --role player (the solver optimises the player), "
+                              f"got role {role!r}")
 
     # One spec per seat.
     if settings.policies:
@@ -671,22 +761,18 @@ def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
         seat_specs = [settings.others or "threshold"] * num_seats
         seat_specs[banker_seat] = banker_spec or default_banker
         seat_specs[settings.learner_seat] = player_spec or "threshold"
+    _check_roles(list(enumerate(seat_specs)) + [(focus, spec) for spec in settings.compare or []], banker_seat)
     policies = [load_policy(spec, rules, num_players) for spec in seat_specs]
     labels = [policy_label(spec) for spec in seat_specs]
-    report: dict[str, Any] = {
-        "rules": rules_dict(rules), "num_players": num_players, "banker_seat": banker_seat, "role": role,
-        "focus_seat": focus, "rounds": settings.rounds, "seed": settings.seed, "seats": labels, "files": [],
-    }
-    files: list[str] = report["files"]
-
-    # The main match (or the comparison, whose first candidate is the main match).
     candidates: list[tuple[str, Any]] = []
     if settings.compare:
         candidates = [(policy_label(spec), load_policy(spec, rules, num_players)) for spec in settings.compare]
     gap_reference: tuple[str, Any] | None = None
+    report: dict[str, Any] = {
+        "rules": rules_dict(rules), "num_players": num_players, "banker_seat": banker_seat, "role": role,
+        "focus_seat": focus, "rounds": settings.rounds, "seed": settings.seed, "seats": labels, "files": [],
+    }
     if settings.optimality_gap:
-        if role != "player":
-            raise EvaluationError("--optimality-gap measures a player policy (the solver optimises the player)")
         report["optimality_gap"] = solver_optimum(rules, seat_specs[banker_seat])
         from agents.optimal import OptimalPlayer
 
@@ -699,6 +785,11 @@ def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
             )
         if not candidates:
             candidates = [(labels[focus], policies[focus])]
+
+    # Everything is checked: play, then write.
+    out = Path(settings.out)
+    out.mkdir(parents=True, exist_ok=True)
+    files: list[str] = report["files"]
     if candidates:
         if gap_reference is not None:
             candidates = candidates + [gap_reference]
@@ -726,19 +817,20 @@ def run_evaluation(settings: EvaluateSettings) -> dict[str, Any]:
     report["wall_s"] = main.wall_s
     write_rows(summary, out / "summary.csv")
     files.append(str(out / "summary.csv"))
-
-    # Plots.
-    if settings.charts:
-        files += _charts(settings, report, rules, num_players, banker_seat, policies, seat_specs, focus, out, candidates)
     files += [str(out / "report.json"), str(out / "report.txt")]
+    _write_report(report, out)
+    return report, (rules, num_players, banker_seat, policies, seat_specs, focus, out, candidates)
+
+
+def _write_report(report: Mapping[str, Any], out: Path) -> None:
     write_json(report, out / "report.json")
     (out / "report.txt").write_text(format_report(report) + "\n")
-    return report
 
 
 def _charts(settings: EvaluateSettings, report: dict[str, Any], rules: Rules, num_players: int, banker_seat: int,
             policies: list[Any], seat_specs: list[str], focus: int, out: Path,
             candidates: Sequence[tuple[str, Any]]) -> list[str]:
+    """Draw the charts of a measured report; return the files written."""
     from pontoon_tools import plots
 
     written = []
@@ -791,7 +883,7 @@ def _file_label(label: str) -> str:
 def format_report(report: Mapping[str, Any]) -> str:
     """The report as plain-text tables (what evaluate.py prints and saves as report.txt)."""
     rules = report["rules"]
-    head = (f"rules {rules['preset']!r}, {report['num_players']} players, banker seat {report['banker_seat']}, "
+    head = (f"rules {rules['preset']!r}, {plural(report['num_players'], 'player')}, banker seat {report['banker_seat']}, "
             f"{report['rounds']:,} rounds, seed {report['seed']}; EV in stake units "
             f"({rules['min_stake']} chip) per round, 95% CI")
     parts = [head, "", format_rows(report["summary"], SUMMARY_COLUMNS, "seats:")]

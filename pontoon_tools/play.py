@@ -12,23 +12,28 @@ numbered; type a number or an action name, with an amount where the action takes
 (``3 4`` or ``buy 4``). At the end of each round the settlement is explained hand by hand, with
 every chip transfer of the ledger. ``q`` quits.
 
+The human seat is a :class:`~pontoon_env.game.policy.Policy` like every other
+(:class:`TerminalPlayer`: its ``act`` shows the table and asks), so the whole table is played by
+:func:`pontoon_env.game.runner.play_decision`, the one loop every seat of every table goes through.
 :func:`play` takes ``input_fn`` and ``print_fn`` so that a test can drive a session with scripted
-input.
+input; the command line is derived from :class:`PlaySettings` (:mod:`pontoon_tools.settings`).
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pontoon_env.envs.render import card_text, describe_option, render_ansi
 from pontoon_env.game.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from pontoon_env.game.engine import PontoonGame
-from pontoon_env.game.observation import HIDDEN, observe
-from pontoon_env.envs.render import card_text, describe_option, render_ansi
-from pontoon_env.game.rules import Rules, RulesError, make_rules
+from pontoon_env.game.observation import HIDDEN, SeatView, observe
+from pontoon_env.game.rules import PRESETS, Rules, RulesError, make_rules
+from pontoon_env.game.runner import play_decision
+from pontoon_tools.settings import build_parser, from_args, parse_option, plural, setting
 
 InputFn = Callable[[str], str]
 PrintFn = Callable[[str], Any]
@@ -123,9 +128,11 @@ def _parse_choice(text: str, legal: Sequence[LegalAction]) -> tuple[LegalAction,
     return option, amount
 
 
-def ask_action(game: PontoonGame, seat: int, input_fn: InputFn, print_fn: PrintFn) -> Action:
+def ask_action(
+    game: PontoonGame, seat: int, input_fn: InputFn, print_fn: PrintFn, legal: Sequence[LegalAction] | None = None
+) -> Action:
     """Show the table from ``seat`` and read a legal action, asking again until one is given."""
-    legal = game.legal_actions()
+    legal = list(game.legal_actions() if legal is None else legal)
     print_fn("")
     print_fn(render_ansi(game, seat))
     print_fn("Your options:")
@@ -148,6 +155,48 @@ def ask_action(game: PontoonGame, seat: int, input_fn: InputFn, print_fn: PrintF
                     else:
                         print_fn(f"  ! type a whole number from {option.min_amount} to {option.max_amount}")
         return Action(option.kind, amount or 0)
+
+
+class TerminalPlayer:
+    """A person at the terminal as a :class:`~pontoon_env.game.policy.Policy`: ``act`` prints the
+    table from the seat with the legal actions numbered and reads a choice (:func:`ask_action`).
+
+    It holds the game to print it (the view alone does not say how to draw the table); it decides
+    nothing itself, so what it may see is still exactly what the printed view shows.
+    """
+
+    name = "you"
+
+    def __init__(self, game: PontoonGame, seat: int, input_fn: InputFn, print_fn: PrintFn) -> None:
+        self.game, self.seat, self.input_fn, self.print_fn = game, seat, input_fn, print_fn
+
+    def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
+        return ask_action(self.game, self.seat, self.input_fn, self.print_fn, legal)
+
+
+def final_board(game: PontoonGame, seat: int | None = None) -> str:
+    """The table once the round is settled: every hand's cards and class in words (a five-card
+    trick says so, not just its total), its stake and what it won or lost, and every seat's chips."""
+    report = game.round_report()
+    banker = report["banker"]
+    rows: list[tuple[str, str, str]] = []
+    for index, hand in enumerate(report["banker_hands"]):  # type: ignore[arg-type]
+        name = f"Banker seat {banker}" + (" (you)" if banker == seat else "") if index == 0 else f"  hand {index + 1}"
+        rows.append((name, " ".join(hand["cards"]), class_text(hand["hand_class"], hand["total"])))
+    for record in report["hands"]:  # type: ignore[union-attr]
+        you = " (you)" if record["seat"] == seat else ""
+        name = f"Player seat {record['seat']}{you}" if record["hand"] == 0 else f"  hand {record['hand'] + 1}"
+        payout = record["payout"]
+        verdict = f"won {payout}" if payout > 0 else (f"lost {-payout}" if payout < 0 else "stand-off")
+        shoot = f", shoot {record['shoot']}" if record["shoot"] else ""
+        rows.append((name, " ".join(record["cards"]) or "(no cards)",
+                     f"{class_text(record['hand_class'], record['total'])}, stake {record['stake']}{shoot}: {verdict}"))
+    name_width = max(len(row[0]) for row in rows)
+    card_width = max(len(row[1]) for row in rows)
+    lines = [f"Pontoon [{game.rules.preset}]  round {game.round_index}  settled"]
+    lines += [f"  {name:<{name_width}} | {cards:<{card_width}} | {text}" for name, cards, text in rows]
+    lines.append("chips: " + "  ".join(f"seat {index} {chips:+d}" for index, chips in enumerate(game.balances)))
+    return "\n".join(lines)
 
 
 def explain_settlement(game: PontoonGame, seat: int | None = None) -> str:
@@ -266,7 +315,9 @@ def play(
         if banker_policy
         else default_banker_policy(rules)
     )
-    policy = RoleSplit(player=player, banker=banker)
+    others = RoleSplit(player=player, banker=banker)
+    human = TerminalPlayer(game, seat, input_fn, print_fn)
+    seating = lambda acting, phase: human if acting == seat else others  # noqa: E731
     rng = np.random.default_rng(None if seed is None else seed + 1)
     print_fn(f"Pontoon, {rules.preset} rules: you are seat {seat}; seat {game.banker} holds the bank.")
     try:
@@ -274,17 +325,12 @@ def play(
             game.new_round()
             print_fn(f"\n--- round {game.round_index}: seat {game.banker_seat_of_round} is the banker ---")
             while not game.is_round_over:
-                acting = game.current_seat
-                if acting == seat:
-                    action = ask_action(game, seat, input_fn, print_fn)
-                else:
-                    action = policy.act(observe(game, acting), game.legal_actions(), rng)
-                banker_seat, hand_index = game.banker, game.active_hand_index
-                game.apply(action)
+                acting, banker_seat, hand_index = game.current_seat, game.banker, game.active_hand_index
+                action = play_decision(game, seating, rng)  # the runner: your choice or a policy's
                 line = describe_action(acting, action, banker_seat) + (" (you)" if acting == seat else "")
                 print_fn(line + _dealt_card(game, seat, acting, hand_index, action))
             print_fn("")
-            print_fn(render_ansi(game, seat))
+            print_fn(final_board(game, seat))
             print_fn(explain_settlement(game, seat))
             if max_rounds is not None:
                 if game.round_index >= max_rounds:
@@ -295,64 +341,40 @@ def play(
                 break
     except QuitGame:
         print_fn("")
-    print_fn(f"Goodbye. Your chips after {game.round_index} round(s): {game.balances[seat]:+d}")
+    rounds = plural(game.round_index, "round")
+    print_fn(f"Goodbye. Your chips after {rounds}: {game.balances[seat]:+d}")
     return game
 
 
-def parse_option(text: str) -> tuple[str, Any]:
-    """Parse ``name=value`` for a rules option: integers, numbers, true/false, else text."""
-    name, sep, raw = text.partition("=")
-    if not sep or not name.strip():
-        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
-    raw = raw.strip()
-    value: Any
-    if raw.lower() in ("true", "false", "yes", "no", "on", "off"):
-        value = raw.lower() in ("true", "yes", "on")
-    else:
-        try:
-            value = int(raw)
-        except ValueError:
-            try:
-                value = float(raw)
-            except ValueError:
-                value = raw
-    return name.strip(), value
+@dataclass
+class PlaySettings:
+    """The options of ``python -m pontoon_tools.play``, each declared once (the CLI is derived)."""
+
+    rules: str = setting("pagat", f"preset name: {', '.join(PRESETS)}", metavar="PRESET")
+    players: int = setting(3, "player seats besides the banker")
+    seat: int = setting(1, "your seat (seat 0 banks first)")
+    seed: int | None = setting(None, "seed of the pack and the other seats (default: a fresh one each time)")
+    opponents: str = setting("threshold", "policy spec of the other seats", metavar="SPEC")
+    banker_policy: str | None = setting(None, "policy spec of an opponent banker (default: the preset's)",
+                                        metavar="SPEC")
+    first_banker: str = setting("0", "seat of the first banker, or 'draw' (as the preset says)", metavar="SEAT")
+    rounds: int | None = setting(None, "play this many rounds without asking")
+    options: dict[str, Any] = setting(help="override a rules option, e.g. stick_min=16 (repeatable)",
+                                      default_factory=dict, flag="--option", metavar="NAME=VALUE",
+                                      parse=parse_option, repeat=True)
 
 
 def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn: PrintFn = print) -> int:
     from agents.registry import PolicySpecError, describe_policies
 
-    parser = argparse.ArgumentParser(
-        prog="python -m pontoon_tools.play",
-        description="Play Pontoon in the terminal against scripted or trained seats.",
-        epilog="policies:\n" + describe_policies(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--rules", default="pagat", help="preset name (default pagat)")
-    parser.add_argument("--players", type=int, default=3, help="player seats besides the banker (default 3)")
-    parser.add_argument("--seat", type=int, default=1, help="your seat (default 1; seat 0 banks first)")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument(
-        "--opponents", default="threshold", help="policy spec of the other seats (default threshold)"
-    )
-    parser.add_argument(
-        "--banker-policy", default=None, help="policy spec of an opponent banker (default per preset)"
-    )
-    parser.add_argument(
-        "--first-banker", default="0", help="seat of the first banker, or 'draw' (as the preset says)"
-    )
-    parser.add_argument("--rounds", type=int, default=None, help="play this many rounds without asking")
-    parser.add_argument(
-        "--option",
-        action="append",
-        type=parse_option,
-        default=[],
-        metavar="NAME=VALUE",
-        help="override a rules option, e.g. stick_min=16 (repeatable)",
-    )
-    args = parser.parse_args(argv)
+    parser = build_parser(PlaySettings, prog="python -m pontoon_tools.play",
+                          description="Play Pontoon in the terminal against scripted or trained seats.",
+                          epilog="policies:\n" + describe_policies())
+    args = from_args(PlaySettings, parser.parse_args(argv))
     try:
-        rules = make_rules(args.rules, **dict(args.option))
+        rules = make_rules(args.rules, **args.options)
+        if args.first_banker != "draw" and not args.first_banker.isdigit():
+            raise ValueError(f"--first-banker: expected a seat number or 'draw', got {args.first_banker!r}")
         first = None if args.first_banker == "draw" else int(args.first_banker)
         play(
             rules,

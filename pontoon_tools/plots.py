@@ -1,9 +1,13 @@
 """Charts of policies and results: strategy charts, the banker's drawing chart, EV bars, learning curves.
 
 Strategy charts are *probes*: each cell is a real round dealt from a stacked pack (``new_round(deck=...)``)
-and played up to the decision in question, where the policy is asked what it would do. Every cell is
-therefore a legal, reachable situation seen through the same :func:`~pontoon_env.game.observation.observe`
-filter as in play, so a scripted policy and a trained model are charted in exactly the same way.
+and played up to the decision in question by :mod:`pontoon_env.game.runner` (the one loop through
+which policies play), where the policy is asked what it would do. Every cell is therefore a legal,
+reachable situation seen through the same :func:`~pontoon_env.game.observation.observe` filter as in
+play, so a scripted policy and a trained model are charted in exactly the same way. The stacked
+packs respect the pack the table really deals from (a second deck above seven players), and where a
+pack runs short of the cards a cell would usually take, other cards of the same kind stand in, so
+the charts are complete at every table size from 1 to 9 players.
 
 * Player chart: rows are the hand's best total (hard 4–20, soft 12–20, and pairs), columns the
   number of cards and how the cards after the second came (bought face down, which keeps buying
@@ -20,6 +24,7 @@ All plotting uses matplotlib's non-interactive ``Agg`` backend and writes PNG fi
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +35,10 @@ import numpy as np
 from pontoon_env.game.actions import Action, ActionKind, LegalAction, Phase
 from pontoon_env.game.cards import CARDS_PER_DECK, card_code
 from pontoon_env.game.engine import PontoonGame
-from pontoon_env.game.observation import observe
+from pontoon_env.game.observation import SeatView
+from pontoon_env.game.policy import Policy
 from pontoon_env.game.rules import Rules
+from pontoon_env.game.runner import PolicyChooser, decide, play_decision, play_until
 
 # Card values 1 (ace) .. 10; a ten-value card is drawn from tens and faces in turn.
 _TEN_RANKS = (9, 10, 11, 12)
@@ -53,11 +60,19 @@ class DeckBuilder:
         self.used: dict[int, int] = {}
         self.decks = decks
 
-    def card(self, value: int) -> int:
-        """A card of ``value`` (1 = ace, 10 = any ten-value card) not yet exhausted."""
+    def _codes(self, value: int) -> list[int]:
         ranks = _TEN_RANKS if value == 10 else (value - 1,)
-        for rank, suit in itertools.product(ranks, range(4)):
-            code = card_code(rank, suit)
+        return [card_code(rank, suit) for rank, suit in itertools.product(ranks, range(4))]
+
+    def left(self, value: int) -> int:
+        """How many cards of ``value`` (1 = ace, 10 = any ten-value card) are still free."""
+        return sum(self.decks - self.used.get(code, 0) for code in self._codes(value))
+
+    def card(self, value: int, rank: int | None = None) -> int:
+        """A card of ``value`` (1 = ace, 10 = any ten-value card; ``rank`` 0..12 asks for one rank)
+        not yet exhausted."""
+        codes = [card_code(rank, suit) for suit in range(4)] if rank is not None else self._codes(value)
+        for code in codes:
             if self.used.get(code, 0) < self.decks:
                 self.used[code] = self.used.get(code, 0) + 1
                 return code
@@ -124,6 +139,49 @@ def _passive(legal: Sequence[LegalAction]) -> Action:
     return Action(legal[0].kind, legal[0].min_amount)
 
 
+class Passive:
+    """The seats a probe does not look at: always the least committal legal action (:func:`_passive`)."""
+
+    name = "passive"
+    sees_table = False
+
+    def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
+        return _passive(legal)
+
+
+class Scripted:
+    """A probe's forced play for one seat: ``choose(game, legal)`` is the action (or ``None`` for
+    the passive one). It reads the game, not a view, because it builds the stacked situation."""
+
+    name = "probe script"
+    sees_table = False
+
+    def __init__(self, game: PontoonGame, choose: Any) -> None:
+        self.game, self.choose = game, choose
+
+    def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
+        action = self.choose(self.game, legal)
+        return _passive(legal) if action is None else action
+
+
+PASSIVE = Passive()
+
+
+def _seating(policies: Mapping[int, Policy]) -> PolicyChooser:
+    """The probe's seats: the given policies, every other seat passive."""
+    return lambda seat, phase: policies.get(seat, PASSIVE)
+
+
+def _play_to(game: PontoonGame, seat: int, phase: Phase, seats: PolicyChooser, rng: np.random.Generator) -> bool:
+    """Play the round (through the runner) until ``seat`` is to act in ``phase``: True, or False
+    if the round ends first."""
+    while play_until(game, seats, rng, stop_seat=seat):
+        if game.phase == phase:
+            return True
+        play_decision(game, seats, rng)
+    return False
+
+
 # --------------------------------------------------------------------------------------------------
 # Player strategy chart
 # --------------------------------------------------------------------------------------------------
@@ -141,13 +199,23 @@ class PlayerChart:
     title: str = ""
 
     def as_text(self) -> str:
-        width = max(len(f"{p} {r}") for p, r in self.rows)
-        lines = [self.title, " " * width + "  " + " ".join(f"{c:>6}" for c in self.columns)]
-        for key in self.rows:
-            cells = self.cells.get(key, {})
-            lines.append(f"{key[0]} {key[1]}".ljust(width) + "  " + " ".join(f"{cells.get(c, '.'):>6}" for c in self.columns))
-        lines.append("stakes: " + ", ".join(f"{card}:{stake}" for card, stake in self.stakes.items()))
-        return "\n".join(lines)
+        """The chart as a text grid (``.`` where a cell has no decision), then the stakes."""
+        grid = _text_grid("", list(self.columns), [(f"{p} {r}", [self.cells.get(key, {}).get(c, ".")
+                                                                for c in self.columns])
+                                                  for key in self.rows for p, r in [key]])
+        stakes = "stakes: " + ", ".join(f"{card}:{stake}" for card, stake in self.stakes.items())
+        return "\n".join([self.title, grid, stakes])
+
+
+def _text_grid(corner: str, columns: list[str], rows: list[tuple[str, list[str]]]) -> str:
+    """A text table whose every column is as wide as its widest entry (header included), so the
+    headers sit over their cells whatever their length."""
+    label_width = max([len(corner)] + [len(label) for label, _ in rows])
+    widths = [max([len(column)] + [len(cells[j]) for _, cells in rows]) for j, column in enumerate(columns)]
+    lines = [corner.ljust(label_width) + "  " + "  ".join(c.rjust(w) for c, w in zip(columns, widths))]
+    for label, cells in rows:
+        lines.append(label.ljust(label_width) + "  " + "  ".join(c.rjust(w) for c, w in zip(cells, widths)))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 PLAYER_COLUMNS = ("2", "3 bought", "4 bought", "3 twisted", "4 twisted")
@@ -188,15 +256,22 @@ def probe_player(policy: Any, rules: Rules, num_players: int, *, banker_seat: in
     return chart
 
 
-def _stack(rules: Rules, num_players: int, seat_values: list[int], banker_values: list[int],
+def _table(rules: Rules, num_players: int, banker_seat: int) -> PontoonGame:
+    """A fresh probe table; its rules are the ones it really plays (a second deck above seven
+    players), so the stacked pack is built for the pack it deals from."""
+    return PontoonGame(rules, num_players, rng=np.random.default_rng(0), banker=banker_seat)
+
+
+def _stack(game: PontoonGame, seat_cards: list[int], banker_values: list[int],
            draws: list[int], rng: np.random.Generator) -> list[int]:
-    """A pack order dealing ``seat_values`` to the first player, ``banker_values`` to the banker and
-    ``draws`` as the first player's next cards; the other players get random cards."""
-    builder = DeckBuilder(rules.decks)
-    mine = [builder.card(v) for v in seat_values]
+    """A pack order dealing ``seat_cards`` (card values, or ``(value, rank)`` for one rank) to the
+    first player, ``banker_values`` to the banker and ``draws`` as the first player's next cards;
+    the other players get random cards."""
+    builder = DeckBuilder(game.rules.decks)
+    mine = [builder.card(*v) if isinstance(v, tuple) else builder.card(v) for v in seat_cards]
     banker = [builder.card(v) for v in banker_values]
     extra = [builder.card(v) for v in draws]
-    others = [[builder.filler(rng) for _ in range(2)] for _ in range(num_players - 1)]
+    others = [[builder.filler(rng) for _ in range(2)] for _ in range(game.num_seats - 2)]
     deck = [mine[0]] + [o[0] for o in others] + [banker[0]] + [mine[1]] + [o[1] for o in others] + [banker[1]]
     return deck + extra
 
@@ -204,16 +279,16 @@ def _stack(rules: Rules, num_players: int, seat_values: list[int], banker_values
 def _probe_player_cell(policy: Any, rules: Rules, num_players: int, seat: int, banker_seat: int,
                        values: list[int], twisted: bool, table: Mapping[int, Any],
                        rng: np.random.Generator) -> str | None:
+    game = _table(rules, num_players, banker_seat)
     # The banker holds 10 + 7 (no natural, so the round reaches the player's turn).
-    deck = _stack(rules, num_players, values[:2], [10, 7], values[2:], rng)
-    game = PontoonGame(rules, num_players, rng=np.random.default_rng(0), banker=banker_seat)
-    game.new_round(deck=deck)
+    game.new_round(deck=_stack(game, values[:2], [10, 7], values[2:], rng))
     seats = dict(table)
     seats[seat] = policy  # the policy chooses its own stake for this first card
     # Up to the player's turn, then the forced draws that build the hand.
-    if not _drive_until_turn(game, seat, seats, rng):
+    if not _play_to(game, seat, Phase.PLAYER_TURN, _seating(seats), rng):
         return None
     for _ in values[2:]:
+        # The probe itself builds the charted hand (these draws are the cell, not anyone's choice).
         legal = game.legal_actions()
         if twisted and any(o.kind == ActionKind.TWIST for o in legal):
             game.apply(Action(ActionKind.TWIST))
@@ -229,19 +304,7 @@ def _probe_player_cell(policy: Any, rules: Rules, num_players: int, seat: int, b
     legal = game.legal_actions()
     if len(legal) == 1 and legal[0].kind == ActionKind.STICK:
         return None  # a finished hand has nothing to decide
-    action = policy.act(observe(game, seat), legal, rng)
-    return _decision_letter(action, legal)
-
-
-def _drive_until_turn(game: PontoonGame, seat: int, policies: Mapping[int, Any], rng: np.random.Generator) -> bool:
-    while not game.is_round_over:
-        current = game.current_seat
-        if current == seat and game.phase == Phase.PLAYER_TURN:
-            return True
-        legal = game.legal_actions()
-        policy = policies.get(current)
-        game.apply(policy.act(observe(game, current), legal, rng) if policy is not None else _passive(legal))
-    return False
+    return _decision_letter(decide(game, policy, rng), legal)
 
 
 def _probe_stakes(policy: Any, rules: Rules, num_players: int, seat: int, banker_seat: int,
@@ -249,23 +312,16 @@ def _probe_stakes(policy: Any, rules: Rules, num_players: int, seat: int, banker
     from pontoon_env.game.cards import RANK_NAMES
 
     stakes: dict[str, int] = {}
+    seats = dict(table)  # the charted seat is passive until its stake, which is the cell
     for rank in range(13):
         value = min(rank + 1, 10)
-        deck = _stack(rules, num_players, [value, 7 if value != 7 else 6], [10, 7], [], rng)
-        if value == 10:  # the stacked ten-value card should be of this rank (J, Q, K shown apart)
-            deck[0] = card_code(rank, 3)
-        game = PontoonGame(rules, num_players, rng=np.random.default_rng(0), banker=banker_seat)
-        game.new_round(deck=deck)
-        seats = dict(table)
-        while not game.is_round_over:
-            current, legal = game.current_seat, game.legal_actions()
-            if current == seat and game.phase == Phase.STAKE:
-                action = policy.act(observe(game, seat), legal, rng)
-                key = RANK_NAMES[rank] if not rules.stake_before_deal else "-"
-                stakes[key] = action.amount
-                break
-            other = seats.get(current)
-            game.apply(other.act(observe(game, current), legal, rng) if other is not None else _passive(legal))
+        game = _table(rules, num_players, banker_seat)
+        # The first card is of this very rank (J, Q and K are charted apart from the 10).
+        first = (value, rank) if value == 10 else value
+        game.new_round(deck=_stack(game, [first, 7 if value != 7 else 6], [10, 7], [], rng))
+        if _play_to(game, seat, Phase.STAKE, _seating(seats), rng):
+            action = decide(game, policy, rng)
+            stakes[RANK_NAMES[rank] if not rules.stake_before_deal else "-"] = action.amount
         if rules.stake_before_deal or rules.fixed_stake:
             break
     return stakes
@@ -286,12 +342,14 @@ class BankerChart:
     title: str = ""
 
     def as_text(self) -> str:
-        lines = [self.title, "standing hands: " + " ".join(f"{k:>4}" for k in self.standing)]
+        """The chart as a text grid: D (draws), S (stands) or ``.`` (no such cell) by standing hands."""
+        rows = []
         for key in self.rows:
             cells = self.cells.get(key, {})
-            shown = " ".join(f"{'D' if cells[k] > 0.5 else 's':>4}" if k in cells else "   ." for k in self.standing)
-            lines.append(f"{key[0]} {key[1]:>2}".ljust(16) + shown)
-        return "\n".join(lines)
+            rows.append((f"{key[0]} {key[1]:>2}",
+                         [("D" if cells[k] > 0.5 else "S") if k in cells else "." for k in self.standing]))
+        grid = _text_grid("standing hands:", [str(k) for k in self.standing], rows)
+        return "\n".join([self.title, grid])
 
 
 def probe_banker(policy: Any, rules: Rules, num_players: int, *, banker_seat: int = 0, seed: int = 0,
@@ -323,43 +381,96 @@ def probe_banker(policy: Any, rules: Rules, num_players: int, *, banker_seat: in
     return chart
 
 
+STANDING_HANDS = ((10, 7), (9, 8), (10, 8), (10, 9))
+"""Two-card hands the standing players stick on, in order of preference: hard 17-19 without an ace
+or a pair. Their cards are face down, so the banker sees the same whichever is dealt; the later ones
+stand in when a small pack runs out of sevens."""
+BUSTING_HANDS = ((10, 6), (9, 7), (10, 5), (9, 6), (8, 7))
+"""Two-card hands (hard 15-16) the other players bust from with one more card, in order of preference."""
+
+
+def _banker_cell_deck(game: PontoonGame, banker_values: list[int], standing: int) -> list[int] | None:
+    """The stacked pack of one banker-chart cell, or ``None`` if this pack cannot deal it.
+
+    The banker's cards are set aside first (they are the cell); then each player, in turn order,
+    gets the first of :data:`STANDING_HANDS` (the first ``standing`` players) or
+    :data:`BUSTING_HANDS` the pack still holds, and each busting hand the highest card that busts
+    it. Where the pack is big enough this is 10 + 7 for every standing hand, 10 + 6 and a ten for
+    every busting one.
+    """
+    builder = DeckBuilder(game.rules.decks)
+    reserved = Counter(banker_values)
+
+    def first_available(candidates: Sequence[tuple[int, ...]]) -> tuple[int, ...] | None:
+        for values in candidates:
+            if all(builder.left(v) - reserved[v] >= n for v, n in Counter(values).items()):
+                return values
+        return None
+
+    hands, totals = [], []
+    for index in range(game.num_seats - 1):
+        values = first_available(STANDING_HANDS if index < standing else BUSTING_HANDS)
+        if values is None:
+            return None
+        hands.append([builder.card(v) for v in values])
+        totals.append(sum(values))
+    banker = [builder.card(v) for v in banker_values[:2]]
+    reserved.subtract(banker_values[:2])
+    bust_cards = []
+    for total in totals[standing:]:
+        card = first_available([(v,) for v in range(10, 21 - total, -1)])
+        if card is None:
+            return None
+        bust_cards.append(builder.card(card[0]))
+    banker_draws = [builder.card(v) for v in banker_values[2:]]
+    return [h[0] for h in hands] + [banker[0]] + [h[1] for h in hands] + [banker[1]] + bust_cards + banker_draws
+
+
+def _stand_or_bust(stands: bool) -> Any:
+    """A charted table's player: sticks on its two cards, or buys (at the lowest price) or twists
+    until it busts; passive in every other phase."""
+
+    def choose(game: PontoonGame, legal: Sequence[LegalAction]) -> Action | None:
+        if game.phase != Phase.PLAYER_TURN:
+            return None
+        if stands:
+            return Action(ActionKind.STICK)
+        option = next((o for o in legal if o.kind == ActionKind.BUY), None)
+        return Action(ActionKind.BUY, option.min_amount) if option else Action(ActionKind.TWIST)
+
+    return choose
+
+
+def _build_banker_hand(n_cards: int) -> Any:
+    """The charted banker while his stacked hand is built: he draws up to ``n_cards`` cards."""
+
+    def choose(game: PontoonGame, legal: Sequence[LegalAction]) -> Action | None:
+        if game.phase == Phase.BANKER_TURN and len(game.banker_hands[game.active_hand_index].cards) < n_cards:
+            return Action(ActionKind.DRAW)
+        return None
+
+    return choose
+
+
 def _probe_banker_cell(policy: Any, rules: Rules, num_players: int, banker_seat: int, banker_values: list[int],
                        standing: int, rng: np.random.Generator) -> float | None:
-    builder = DeckBuilder(rules.decks)
-    try:
-        hands = []
-        for index in range(num_players):
-            # The standing hands come first in turn order; the rest bust after them.
-            hands.append([builder.card(10), builder.card(7)] if index < standing else [builder.card(10), builder.card(6)])
-        banker = [builder.card(v) for v in banker_values[:2]]
-        bust_cards = [builder.card(10) for _ in range(num_players - standing)]
-        banker_draws = [builder.card(v) for v in banker_values[2:]]
-    except ValueError:
+    game = _table(rules, num_players, banker_seat)
+    deck = _banker_cell_deck(game, banker_values, standing)
+    if deck is None:
         return None  # not enough cards of a value in this pack
-    deck = [h[0] for h in hands] + [banker[0]] + [h[1] for h in hands] + [banker[1]] + bust_cards + banker_draws
-    game = PontoonGame(rules, num_players, rng=np.random.default_rng(0), banker=banker_seat)
     game.new_round(deck=deck)
-    order = game.player_order()
-    forced_stand = set(order[:standing])
-    while not game.is_round_over:
-        current, legal = game.current_seat, game.legal_actions()
-        if game.phase == Phase.PLAYER_TURN:
-            if current in forced_stand:
-                game.apply(Action(ActionKind.STICK))
-            else:
-                option = next((o for o in legal if o.kind == ActionKind.BUY), None)
-                game.apply(Action(ActionKind.BUY, option.min_amount) if option else Action(ActionKind.TWIST))
-            continue
-        if game.phase == Phase.BANKER_TURN:
-            hand = game.banker_hands[game.active_hand_index]
-            if len(hand.cards) < len(banker_values):
-                game.apply(Action(ActionKind.DRAW))  # build the stacked three-card hand
-                continue
-            if not any(o.kind == ActionKind.DRAW for o in legal):
+    forced_stand = set(game.player_order()[:standing])
+    seats = {seat: Scripted(game, _stand_or_bust(seat in forced_stand)) for seat in game.player_order()}
+    seats[banker_seat] = Scripted(game, _build_banker_hand(len(banker_values)))
+    choose = _seating(seats)
+    # Through the runner up to the banker's decision on his stacked hand (the forced play above).
+    while play_until(game, choose, rng, stop_seat=banker_seat):
+        hand = game.banker_hands[game.active_hand_index] if game.phase == Phase.BANKER_TURN else None
+        if hand is not None and len(hand.cards) >= len(banker_values):
+            if not any(o.kind == ActionKind.DRAW for o in game.legal_actions()):
                 return None
-            action = policy.act(observe(game, current), legal, rng)
-            return 1.0 if action.kind == ActionKind.DRAW else 0.0
-        game.apply(_passive(legal))
+            return 1.0 if decide(game, policy, rng).kind == ActionKind.DRAW else 0.0
+        play_decision(game, choose, rng)
     return None
 
 
@@ -449,9 +560,18 @@ def plot_banker_chart(chart: BankerChart, path: Path) -> Path:
     return path
 
 
-def plot_ev_bars(rows: Sequence[Mapping[str, Any]], path: Path, title: str = "EV per round (stake units)",
-                 key: str = "ev") -> Path:
-    """Bars of each row's ``ev`` with its 95% CI as error bars (and paired differences if present)."""
+POSITIVE, NEGATIVE = "#2171b5", "#d9534f"
+"""Bar colours of a value above (blue) and below (red) zero, in every panel."""
+
+
+def sign_colours(values: Sequence[float]) -> list[str]:
+    """One colour per value, by its sign (:data:`POSITIVE` for >= 0, :data:`NEGATIVE` below)."""
+    return [POSITIVE if value >= 0 else NEGATIVE for value in values]
+
+
+def ev_bars_figure(rows: Sequence[Mapping[str, Any]], title: str = "EV per round (stake units)",
+                   key: str = "ev") -> Any:
+    """The figure of :func:`plot_ev_bars` (a matplotlib ``Figure``; the caller closes it)."""
     plt = _pyplot()
     labels = [str(row["policy"]) for row in rows]
     means = np.array([row[key] for row in rows])
@@ -461,8 +581,7 @@ def plot_ev_bars(rows: Sequence[Mapping[str, Any]], path: Path, title: str = "EV
     panels = 2 if paired else 1
     fig, axes = plt.subplots(panels, 1, figsize=(8, 1.0 + panels * (0.9 + 0.4 * len(rows))), squeeze=False)
     ax = axes[0][0]
-    colours = ["#2171b5" if m >= 0 else "#d9534f" for m in means]
-    ax.barh(range(len(rows)), means, xerr=[low, high], color=colours, capsize=4)
+    ax.barh(range(len(rows)), means, xerr=[low, high], color=sign_colours(means), capsize=4)
     ax.set_yticks(range(len(rows)), labels, fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.invert_yaxis()
@@ -473,55 +592,59 @@ def plot_ev_bars(rows: Sequence[Mapping[str, Any]], path: Path, title: str = "EV
         diff = np.array([row["first_minus_this"] for row in rows[1:]])
         dlow = diff - np.array([row["first_minus_this_ci_low"] for row in rows[1:]])
         dhigh = np.array([row["first_minus_this_ci_high"] for row in rows[1:]]) - diff
-        ax2.barh(range(len(rows) - 1), diff, xerr=[dlow, dhigh], color="#5cb85c", capsize=4)
+        # Coloured by sign like the EV panel: a difference below zero (the first policy does
+        # worse) must not look like a win.
+        ax2.barh(range(len(rows) - 1), diff, xerr=[dlow, dhigh], color=sign_colours(diff), capsize=4)
         ax2.set_yticks(range(len(rows) - 1), [f"{labels[0]} − {lab}" for lab in labels[1:]], fontsize=8)
         ax2.axvline(0, color="black", lw=0.8)
         ax2.invert_yaxis()
         ax2.set_xlabel("paired difference, same cards (95% CI)")
         ax2.set_title("paired comparison", fontsize=10)
     fig.tight_layout()
+    return fig
+
+
+def _save(fig: Any, path: Path) -> Path:
+    plt = _pyplot()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def plot_learning_curve(history: Sequence[Mapping[str, Any]], path: Path, title: str = "learning curve") -> Path:
-    """The learning curve of a training run, from its ``eval_history``.
+def plot_ev_bars(rows: Sequence[Mapping[str, Any]], path: Path, title: str = "EV per round (stake units)",
+                 key: str = "ev") -> Path:
+    """Bars of each row's ``ev`` with its 95% CI as error bars (and paired differences if present),
+    coloured by sign in both panels."""
+    return _save(ev_bars_figure(rows, title, key), path)
 
-    Top: the learner's EV per round (95% CI band) at each eval table, with the scripted reference
-    on the same seeds dashed. Bottom: the paired difference learner − reference on the same cards,
-    which shows learning without the noise of the cards. The first points of a run can lie far
-    below the rest (an untrained policy); the y-axis follows the later points and marks the others.
-    """
+
+def learning_curve_figure(history: Sequence[Mapping[str, Any]], title: str = "learning curve") -> Any:
+    """The figure of :func:`plot_learning_curve` (a matplotlib ``Figure``; the caller closes it)."""
     plt = _pyplot()
     if not history:
         raise ValueError("the eval history is empty: nothing to plot (train with --eval-rounds > 0)")
     steps = np.array([point["timesteps"] for point in history])
     tables = sorted({key.rsplit("/", 1)[0] for key in history[0] if key.endswith("/ev")})
     fig, (ax, ax_diff) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
-    shown: list[float] = []
     for index, table in enumerate(tables):
         colour = f"C{index}"
         ev = np.array([p[f"{table}/ev"] for p in history])
         ax.plot(steps, ev, marker="o", color=colour, label=f"learner {table}")
         ax.fill_between(steps, [p[f"{table}/ev_ci_low"] for p in history],
-                        [p[f"{table}/ev_ci_high"] for p in history], color=colour, alpha=0.15)
-        shown += list(ev[len(ev) // 3:])
+                        [p[f"{table}/ev_ci_high"] for p in history], color=colour, alpha=0.15,
+                        label=f"learner 95% CI ({table})")
         for key in history[0]:
             if key.startswith(f"{table}/minus_") and not key.endswith(("_ci_low", "_ci_high")):
                 name = key[len(table) + len("/minus_"):]
                 ax.axhline(history[0][f"{table}/{name}_ev"], color=colour, ls="--", lw=1, label=f"{name} {table}")
-                shown.append(history[0][f"{table}/{name}_ev"])
                 diff = np.array([p[key] for p in history])
                 ax_diff.plot(steps, diff, marker="o", color=colour, label=f"learner − {name} ({table})")
                 ax_diff.fill_between(steps, [p[f"{key}_ci_low"] for p in history],
-                                     [p[f"{key}_ci_high"] for p in history], color=colour, alpha=0.15)
-    if shown:
-        low, high = min(shown), max(shown)
-        pad = max(0.5, 0.3 * (high - low))
-        ax.set_ylim(low - pad, high + pad)
-        ax_diff.set_ylim(low - high - pad, high - low + pad)
+                                     [p[f"{key}_ci_high"] for p in history], color=colour, alpha=0.15,
+                                     label=f"paired 95% CI ({table})")
+    # Every point and every band is shown: matplotlib's limits already hold them all (an early,
+    # untrained point far below the rest is part of the curve, not an outlier to clip).
     ax.axhline(0, color="black", lw=0.6)
     ax.set_ylabel("EV per round, stake units")
     ax.set_title(title, fontsize=10)
@@ -531,16 +654,27 @@ def plot_learning_curve(history: Sequence[Mapping[str, Any]], path: Path, title:
     ax_diff.set_xlabel("training steps (decisions)")
     ax_diff.legend(fontsize=7)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig
+
+
+def plot_learning_curve(history: Sequence[Mapping[str, Any]], path: Path, title: str = "learning curve") -> Path:
+    """The learning curve of a training run, from its ``eval_history``.
+
+    Top: the learner's EV per round with its 95% confidence band at each eval table, and the
+    scripted reference on the same seeds dashed. Bottom: the paired difference learner − reference
+    on the same cards, with its band, which shows learning without the noise of the cards. The
+    legend names every line and band; no point or band is clipped.
+    """
+    return _save(learning_curve_figure(history, title), path)
 
 
 __all__ = [
     "BankerChart",
     "PlayerChart",
+    "ev_bars_figure",
     "hand_values",
+    "learning_curve_figure",
+    "sign_colours",
     "plot_banker_chart",
     "plot_ev_bars",
     "plot_learning_curve",

@@ -39,15 +39,17 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from agents.checkpoint import CheckpointError, check_compatible, read_config
-from pontoon_env.game.rules import resolve_rules
+from agents.checkpoint import CONFIG_FILE, MODEL_FILE, CheckpointError, check_compatible, load_model, read_config
+from pontoon_env.encoding import ActionLevels
+from pontoon_env.game.rules import PRESETS, Rules, resolve_rules
+from pontoon_env.game.runner import decide
 from pontoon_tools.evaluation import (
     estimate,
     guess_role,
@@ -56,19 +58,19 @@ from pontoon_tools.evaluation import (
     write_json,
     write_rows,
 )
-from pontoon_env.game.rules import Rules
+from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, setting
 
 ALGOS = ("maskable_ppo", "ppo", "dqn")
 ROLES = ("player", "banker", "both")
 EPISODES = ("round", "session")
-MODEL_FILE = "model.zip"
-CONFIG_FILE = "config.json"
+VEC_ENVS = ("dummy", "subproc")
 HISTORY_FILE = "eval_history"
 VECNORM_FILE = "vecnormalize.pkl"
 
 
-class TrainingError(RuntimeError):
-    """A training run that cannot start as asked (bad options, missing or incompatible checkpoint)."""
+class TrainingError(ValueError):
+    """A training run that cannot start as asked (a bad setting: the message names the flag, what
+    it expects and what it got)."""
 
 
 ROLE_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -89,9 +91,14 @@ BOTH_SEATS = 2
 # --------------------------------------------------------------------------------------------------
 
 
+GAME, RUN, HYPER = "game", "run", "hyperparameters (defaults tuned for 2 CPU cores)"
+"""The sections of ``train.py --help``."""
+
+
 @dataclass
 class TrainSettings:
-    """Every option of a training run (the CLI's arguments, with the defaults used in the README).
+    """Every option of a training run, each declared once: ``train.py``'s flags, types, defaults
+    and help are derived from these fields (:mod:`pontoon_tools.settings`).
 
     The defaults are tuned to learn fast on two CPU cores (docs/training.md, "Defaults"): a small
     [64, 64] network, 16 environments stepped in one process, 4,096 steps per PPO update (256 per
@@ -101,44 +108,85 @@ class TrainSettings:
     the role's default from :data:`ROLE_DEFAULTS` (see :meth:`for_role`).
     """
 
-    rules: str = "pagat"
-    options: dict[str, Any] = field(default_factory=dict)
-    role: str = "player"
-    algo: str = "maskable_ppo"
-    timesteps: int = 300_000
-    seed: int = 0
-    seats: int | None = None
-    opponents: list[str] = field(default_factory=list)
-    episode: str = "round"
-    session_rounds: int = 10
-    out: str | None = None
-    generations: int = 2
-    resume: str | None = None
-    eval_freq: int = 50_000
-    eval_rounds: int = 2000
-    eval_seed: int | None = None
-    learner_seat: int | None = None
-    checkpoint_freq: int = 0
-    n_envs: int = 16
-    vec_env: str = "dummy"
-    learning_rate: float = 3e-4
-    n_steps: int = 256
-    batch_size: int = 512
-    n_epochs: int = 20
-    gamma: float = 1.0
-    gae_lambda: float = 0.95
-    ent_coef: float | None = None
-    ent_coef_final: float | None = None
-    net_arch: list[int] = field(default_factory=lambda: [64, 64])
-    norm_reward: bool = True
-    illegal_penalty: float = 1.0
-    warm_start: str | None = None
-    warm_start_rounds: int = 5_000
-    warm_start_epochs: int = 30
-    warm_start_smoothing: float = 0.1
-    threads: int = 1
-    progress: bool = True
-    verbose: int = 0
+    # -- game
+    rules: str = setting("pagat", f"rules preset: {', '.join(PRESETS)}", group=GAME, metavar="PRESET")
+    options: dict[str, Any] = setting(
+        help="override one rules option, e.g. --option stick_min=16 --option split_aces_only=true "
+        "(repeatable; see docs/presets.md)",
+        default_factory=dict, flag="--option", group=GAME, metavar="KEY=VALUE", parse=parse_option, repeat=True)
+    seats: int | None = setting(
+        None, "number of player seats besides the banker, 1-9; the model is tied to this table size (default: "
+        f"{ROLE_DEFAULTS['player']['seats']} for a player, {ROLE_DEFAULTS['banker']['seats']} for a banker, "
+        f"{BOTH_SEATS} with --role both)", group=GAME)
+    role: str = setting("player", "what the learner plays: player, banker, or both (alternating generations)",
+                        group=GAME, choices=ROLES)
+    opponents: list[str] = setting(
+        help="policies of the other seats: at most one player spec (drives every other player seat) and one "
+        "banker spec; scripted names or saved checkpoints (.zip). Default: threshold players and "
+        "banker_threshold (casino_dealer under casino)",
+        default_factory=list, group=GAME, metavar="SPEC")
+    episode: str = setting("round", "an episode is one round, or a session of --session-rounds rounds on one pack",
+                           group=GAME, choices=EPISODES)
+    session_rounds: int = setting(10, "rounds per session episode", group=GAME)
+    learner_seat: int | None = setting(
+        None, "a player learner's seat (1 = first to act); default: a random seat each episode", group=GAME)
+
+    # -- run
+    algo: str = setting("maskable_ppo", "learning algorithm (maskable_ppo from sb3-contrib; ppo and dqn from SB3)",
+                        group=RUN, choices=ALGOS)
+    timesteps: int = setting(300_000, "learner decisions to train for, per role and generation; PPO and DQN "
+                             "collect whole rollouts, so a run may take a few more (train.py says how many)",
+                             group=RUN)
+    seed: int = setting(0, "seed of the model and the environments", group=RUN)
+    out: str | None = setting(
+        None, "run directory (default runs/<rules>-<role>; with --resume and no --out: the checkpoint's directory)",
+        group=RUN, metavar="DIR")
+    generations: int = setting(2, "with --role both: player/banker generations", group=RUN)
+    resume: str | None = setting(
+        None, "continue training a checkpoint (.zip or run directory) for --timesteps more steps; it must match the "
+        "rules, table size, role, action layout and algorithm of this run", group=RUN, metavar="PATH")
+    eval_freq: int = setting(50_000, "evaluate (and checkpoint) every N steps, 0 for timesteps / 10", group=RUN)
+    eval_rounds: int = setting(2000, "rounds per evaluation at each baseline table, 0 to skip", group=RUN)
+    eval_seed: int | None = setting(
+        None, "seed of the evaluation rounds (default: seed + 10000, away from evaluate.py's seeds)", group=RUN)
+    checkpoint_freq: int = setting(0, "save checkpoints/step_N.zip every N steps; 0: every --eval-freq steps",
+                                   group=RUN, default_text="")
+    progress: bool = setting(True, "no progress bar or eval printouts", group=RUN)
+    verbose: int = setting(0, "SB3 verbosity (0, 1, 2)", group=RUN)
+
+    # -- hyperparameters
+    n_envs: int = setting(16, "parallel environments", group=HYPER)
+    vec_env: str = setting("dummy", "step environments in this process or in worker processes", group=HYPER,
+                           choices=VEC_ENVS)
+    learning_rate: float = setting(3e-4, "learning rate", group=HYPER, flag="--lr")
+    n_steps: int = setting(256, "PPO: steps per environment per update", group=HYPER)
+    batch_size: int = setting(512, "minibatch size", group=HYPER)
+    n_epochs: int = setting(20, "PPO: epochs per update", group=HYPER)
+    gamma: float = setting(1.0, "discount", group=HYPER)
+    gae_lambda: float = setting(0.95, "PPO: GAE lambda", group=HYPER)
+    ent_coef: float | None = setting(
+        None, "PPO: entropy bonus at the start of training (default: "
+        f"{ROLE_DEFAULTS['player']['ent_coef']} for a player, {ROLE_DEFAULTS['banker']['ent_coef']} for a banker)",
+        group=HYPER)
+    ent_coef_final: float | None = setting(
+        None, "PPO: entropy bonus at the end of training, reached linearly from --ent-coef (default "
+        f"{ROLE_DEFAULTS['player']['ent_coef_final']})", group=HYPER)
+    net_arch: list[int] = setting(help="hidden layer widths, comma-separated", default_factory=lambda: [64, 64],
+                                  group=HYPER, parse=parse_int_list, metavar="WIDTHS")
+    norm_reward: bool = setting(
+        True, "train on raw rewards (default: rewards scaled by a running return std, VecNormalize)", group=HYPER)
+    illegal_penalty: float = setting(1.0, "ppo/dqn: reward subtracted when an illegal id is replaced", group=HYPER)
+    warm_start: str | None = setting(
+        None, "before RL, imitate this policy for --warm-start-rounds rounds: behaviour cloning of the actor (with "
+        "label smoothing, so every legal move keeps some probability) and Monte-Carlo fitting of the critic; "
+        "'none' to learn from scratch (ppo and maskable_ppo; default: none for a player, "
+        f"{ROLE_DEFAULTS['banker']['warm_start']} for a banker)", group=HYPER, metavar="SPEC")
+    warm_start_rounds: int = setting(5_000, "rounds the warm-start policy plays", group=HYPER)
+    warm_start_epochs: int = setting(30, "passes over the imitation data", group=HYPER)
+    warm_start_smoothing: float = setting(
+        0.1, "label smoothing of the imitation: the share of the target spread over the other legal moves",
+        group=HYPER)
+    threads: int = setting(1, "torch CPU threads (small networks gain nothing from more)", group=HYPER)
 
     def for_role(self, role: str) -> TrainSettings:
         """A copy with every role-dependent default (``None`` fields) filled in, see :data:`ROLE_DEFAULTS`."""
@@ -159,54 +207,50 @@ class TrainSettings:
         return filled
 
     def validate(self) -> None:
-        """Raise :class:`TrainingError` naming the first invalid option."""
-        checks: list[tuple[bool, str]] = [
-            (self.role in ROLES, f"--role: expected one of {list(ROLES)}, got {self.role!r}"),
-            (self.algo in ALGOS, f"--algo: expected one of {list(ALGOS)}, got {self.algo!r}"),
-            (self.episode in EPISODES, f"--episode: expected one of {list(EPISODES)}, got {self.episode!r}"),
-            (self.timesteps >= 1, f"--timesteps: expected a positive number, got {self.timesteps}"),
-            (self.seats is None or 1 <= self.seats <= 9, f"--seats: expected 1..9 players, got {self.seats}"),
-            (self.generations >= 1, f"--generations: expected at least 1, got {self.generations}"),
-            (self.eval_rounds >= 0, f"--eval-rounds: expected >= 0, got {self.eval_rounds}"),
-            (self.n_envs >= 1, f"--n-envs: expected at least 1, got {self.n_envs}"),
-            (self.vec_env in ("dummy", "subproc"), f"--vec-env: expected dummy or subproc, got {self.vec_env!r}"),
-            (self.batch_size >= 1 and self.n_steps >= 1, "--batch-size and --n-steps must be positive"),
-            (all(width >= 1 for width in self.net_arch), f"--net-arch: widths must be positive, got {self.net_arch}"),
-            (self.warm_start is None or self.algo != "dqn",
-             "--warm-start imitates a policy with the actor-critic's own network: use maskable_ppo or ppo"),
-            (0.0 <= self.warm_start_smoothing < 1.0, "--warm-start-smoothing: expected a value in [0, 1)"),
-            (self.role != "both" or self.resume is None, "--resume continues one role; with --role both, resume each "
-             "generation's run directory with --role player or --role banker"),
-        ]
-        for ok, message in checks:
+        """Raise :class:`TrainingError` naming the first invalid setting (its flag, what it expects, what it got)."""
+
+        def check(ok: bool, name: str, expected: str) -> None:
             if not ok:
-                raise TrainingError(message)
+                raise TrainingError(f"{flag(TrainSettings, name)}: expected {expected}, got {getattr(self, name)!r}")
+
+        check(self.role in ROLES, "role", f"one of {list(ROLES)}")
+        check(self.algo in ALGOS, "algo", f"one of {list(ALGOS)}")
+        check(self.episode in EPISODES, "episode", f"one of {list(EPISODES)}")
+        check(self.timesteps >= 1, "timesteps", "a positive number of steps")
+        check(self.seats is None or 1 <= self.seats <= 9, "seats", "1..9 players")
+        check(self.learner_seat is None or 1 <= self.learner_seat <= (self.seats or 9), "learner_seat",
+              f"a player seat 1..{self.seats or 9}")
+        check(self.session_rounds >= 1, "session_rounds", "at least 1 round")
+        check(self.generations >= 1, "generations", "at least 1")
+        check(self.eval_freq >= 0, "eval_freq", "0 (timesteps / 10) or a positive number of steps")
+        check(self.eval_rounds >= 0, "eval_rounds", "0 (no evaluation) or a positive number of rounds")
+        check(self.checkpoint_freq >= 0, "checkpoint_freq", "0 (every --eval-freq steps) or a positive number")
+        check(self.verbose in (0, 1, 2), "verbose", "0, 1 or 2")
+        check(self.n_envs >= 1, "n_envs", "at least 1")
+        check(self.vec_env in VEC_ENVS, "vec_env", f"one of {list(VEC_ENVS)}")
+        check(self.learning_rate > 0, "learning_rate", "a positive learning rate")
+        check(self.n_steps >= 1, "n_steps", "a positive number of steps")
+        check(self.batch_size >= 1, "batch_size", "a positive minibatch size")
+        check(self.n_epochs >= 1, "n_epochs", "at least 1 epoch")
+        check(0.0 < self.gamma <= 1.0, "gamma", "a discount in (0, 1]")
+        check(0.0 <= self.gae_lambda <= 1.0, "gae_lambda", "a value in [0, 1]")
+        check(self.ent_coef is None or self.ent_coef >= 0, "ent_coef", "a bonus >= 0")
+        check(self.ent_coef_final is None or self.ent_coef_final >= 0, "ent_coef_final", "a bonus >= 0")
+        check(bool(self.net_arch) and all(width >= 1 for width in self.net_arch), "net_arch",
+              "positive layer widths such as 64,64")
+        check(self.illegal_penalty >= 0, "illegal_penalty", "a penalty >= 0")
+        check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "dqn", "warm_start",
+              "'none' with --algo dqn (it imitates with the actor-critic's own network: use maskable_ppo or ppo)")
+        check(self.warm_start_rounds >= 1, "warm_start_rounds", "at least 1 round")
+        check(self.warm_start_epochs >= 0, "warm_start_epochs", "0 or more passes")
+        check(0.0 <= self.warm_start_smoothing < 1.0, "warm_start_smoothing", "a value in [0, 1)")
+        check(self.threads >= 1, "threads", "at least 1 thread")
+        check(self.role != "both" or self.resume is None, "resume",
+              "no --resume with --role both (it continues one role: resume each generation's run directory "
+              "with --role player or --role banker)")
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """Parse one ``--option key=value``: booleans, integers and floats are recognised, else a string.
-
-    Raises:
-        TrainingError: no ``=`` in the text.
-    """
-    key, sep, raw = text.partition("=")
-    key, raw = key.strip(), raw.strip()
-    if not sep or not key:
-        raise TrainingError(f"--option: expected key=value (for example stick_min=16), got {text!r}")
-    lowered = raw.lower()
-    if lowered in ("true", "yes", "on"):
-        return key, True
-    if lowered in ("false", "no", "off"):
-        return key, False
-    for cast in (int, float):
-        try:
-            return key, cast(raw)
-        except ValueError:
-            pass
-    return key, raw
 
 
 def build_rules(preset: str, options: Mapping[str, Any]) -> Rules:
@@ -308,8 +352,9 @@ def opponents_for(role: str, specs: Sequence[Any], rules: Rules) -> dict[str, An
     return by_role
 
 
-def env_kwargs(settings: TrainSettings, rules: Rules, role: str, opponents: Any) -> dict[str, Any]:
-    """Keyword arguments of ``gymnasium.make("Pontoon-v0", ...)`` for one role of a run."""
+def training_env_kwargs(settings: TrainSettings, rules: Rules, role: str, opponents: Any) -> dict[str, Any]:
+    """Keyword arguments of ``gymnasium.make("Pontoon-v0", ...)`` for one role of a run (to rebuild
+    the table of a saved model, use :func:`agents.checkpoint.env_kwargs` on its config)."""
     return {
         "rules": rules,
         "role": role,
@@ -405,12 +450,27 @@ def hyperparameters(settings: TrainSettings) -> dict[str, Any]:
     }
 
 
-# --------------------------------------------------------------------------------------------------
-# Checkpoints
-# --------------------------------------------------------------------------------------------------
+def planned_timesteps(model: Any, timesteps: int) -> int:
+    """The steps ``model.learn(timesteps)`` really takes: PPO collects whole rollouts of
+    ``n_steps * n_envs`` decisions and DQN ``train_freq * n_envs`` at a time, so the requested
+    number is rounded up to a whole number of them (300,000 is 74 rollouts of 4,096: 303,104)."""
+    if hasattr(model, "n_steps"):
+        chunk = int(model.n_steps) * int(model.n_envs)
+    else:
+        chunk = int(getattr(getattr(model, "train_freq", None), "frequency", 1)) * int(model.n_envs)
+    return math.ceil(timesteps / chunk) * chunk
 
 
-checkpoint_error = CheckpointError
+def progress_bar(total: int) -> Any:
+    """SB3's progress bar, with its total the steps the run will really take (:func:`planned_timesteps`)
+    rather than the requested number, which the bar would overshoot."""
+    from stable_baselines3.common import callbacks
+
+    class _Bar(callbacks.ProgressBarCallback):
+        def _on_training_start(self) -> None:
+            self.pbar = callbacks.tqdm(total=total)
+
+    return _Bar()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -566,10 +626,9 @@ def imitation_data(kwargs: Mapping[str, Any], teacher: Any, rounds: int, seed: i
     """Play ``rounds`` episodes of the training environment with ``teacher`` in the learner's seat.
 
     Returns the observations, the teacher's action ids, the legal masks and the returns-to-go,
-    exactly as the learner would see them (same environment, same opponents).
+    exactly as the learner would see them (same environment, same opponents). The teacher decides
+    through :func:`pontoon_env.game.runner.decide` from the learner seat's view.
     """
-    from pontoon_env.game.observation import observe
-
     env = gym.make("Pontoon-v0", **kwargs)
     base = env.unwrapped
     rng = np.random.default_rng(seed)
@@ -579,9 +638,10 @@ def imitation_data(kwargs: Mapping[str, Any], teacher: Any, rounds: int, seed: i
         rewards = []
         done = False
         while not done:
-            game, seat = base.game, base.seat
+            game = base.game
             legal = game.legal_actions()
-            index = action_index(base.table, teacher.act(observe(game, seat), legal, rng), legal)
+            # The teacher decides through the runner, as every policy at every table does.
+            index = action_index(base.table, decide(game, teacher, rng), legal)
             observations.append(obs)
             actions.append(index)
             masks.append(info["action_mask"])
@@ -655,7 +715,13 @@ def imitate(model: Any, data: Mapping[str, np.ndarray], epochs: int, smoothing: 
 
 
 class Trainer:
-    """Train one role into one run directory (see the module docstring for its layout)."""
+    """Train one role into one run directory (see the module docstring for its layout).
+
+    Everything that can be wrong with a run is checked when it is made, before :meth:`run` creates
+    or writes anything: the settings, the rules, the opponents (the environment resolves them when
+    it is built), the warm-start teacher, the evaluation tables, and the ``--resume`` (or previous
+    generation's) checkpoint: its config must fit this run and its model file must load.
+    """
 
     def __init__(self, settings: TrainSettings, role: str, out: Path, opponents: list[Any] | None = None,
                  init_from: str | Path | None = None) -> None:
@@ -667,14 +733,17 @@ class Trainer:
         self.rules = build_rules(settings.rules, settings.options)
         specs = settings.opponents if opponents is None else opponents
         self.opponents = opponents_for(role, specs, self.rules)
-        self.kwargs = env_kwargs(settings, self.rules, role, self.opponents)
-        self.env_config = probe_env_config(self.kwargs)
+        self.kwargs = training_env_kwargs(settings, self.rules, role, self.opponents)
+        self.env_config = probe_env_config(self.kwargs)  # builds the env: a misspelt opponent fails here
         self.eval_freq = settings.eval_freq or max(settings.timesteps // 10, 1)
         self.checkpoint_freq = settings.checkpoint_freq or self.eval_freq
         self.eval_seed = settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000
         self.history: list[dict[str, Any]] = []
         self.init_from = init_from
-        self.tables: list[EvalTable] = []
+        self.teacher = (load_policy(settings.warm_start, self.rules, settings.seats)
+                        if settings.warm_start else None)
+        self.tables: list[EvalTable] = (eval_tables(settings, self.rules, role, self.opponents)
+                                        if settings.eval_rounds > 0 else [])
         self.model: Any = None
         self.warm_start_stats: dict[str, Any] | None = None
         self.started = time.perf_counter()
@@ -733,21 +802,27 @@ class Trainer:
             )
             return model, 0
         path = self.check_source()
-        model = cls.load(str(path), env=vec_env, device="cpu", tensorboard_log=str(self.out / "tb"))
+        model = load_model(path, self.settings.algo, env=vec_env, tensorboard_log=str(self.out / "tb"))
         return model, int(model.num_timesteps)
 
     def check_source(self) -> Path | None:
         """Check the ``--resume`` (or previous-generation) checkpoint against this run; return its path.
 
+        The config must fit (:func:`agents.checkpoint.check_compatible`) and the model file must
+        load (:func:`agents.checkpoint.load_model`): a truncated archive is refused here, with one
+        message, rather than by a traceback once the run has started.
+
         Raises:
-            CheckpointError: a missing checkpoint or config, or one trained for other rules, another
-                table size, role, action layout or algorithm (the message lists each difference).
+            CheckpointError: a missing checkpoint or config, one trained for other rules, another
+                table size, role, action layout or algorithm (the message lists each difference),
+                or a model file that does not load.
         """
         source = self.settings.resume or self.init_from
         if source is None:
             return None
         path, found = read_config(source)
         check_compatible(path, found, {**self.env_config, "algo": self.settings.algo, "role": self.role})
+        load_model(path, self.settings.algo)
         return path
 
     # -- evaluation
@@ -758,10 +833,8 @@ class Trainer:
             return None
         from agents.model import ModelPolicy
 
-        levels = self.env_config.get("action_levels")
+        levels = ActionLevels.parse(self.env_config.get("action_levels"))
         learner = ModelPolicy(model, self.rules, self.settings.seats, action_levels=levels)
-        if not self.tables:
-            self.tables = eval_tables(self.settings, self.rules, self.role, self.opponents)
         point: dict[str, Any] = {"timesteps": steps, "wall_s": round(time.perf_counter() - self.started, 1)}
         for table in self.tables:
             if table.reference_ev is None:  # the scripted reference on the same seeds, once per run
@@ -810,24 +883,30 @@ class Trainer:
         import torch
         from stable_baselines3.common.vec_env import VecNormalize
 
+        from stable_baselines3.common.callbacks import CallbackList
+
         torch.set_num_threads(max(1, self.settings.threads))
         self.check_source()  # before anything is built or written
+        self._check_vecnormalize()
         self.out.mkdir(parents=True, exist_ok=True)
         self._load_history()
         vec_env = make_vec_env(self.settings, self.kwargs, self.settings.seed)
         if self.settings.norm_reward:
             vec_env = self._vecnormalize(vec_env, VecNormalize)
         model, done_steps = self.build_model(vec_env)
-        if self.settings.warm_start and done_steps == 0 and self.init_from is None:
+        if self.teacher is not None and done_steps == 0 and self.init_from is None:
             self.warm_start(model, vec_env)
         self.write_config(self.out, done_steps)  # written first, so a crashed run can still be inspected
         callback = EvalCallback(self)
-        _print(f"training {self.role} ({self.settings.algo}) on {self.rules.preset!r}, {self.settings.seats} players, "
-               f"{self.settings.timesteps:,} steps -> {self.out}")
+        planned = planned_timesteps(model, self.settings.timesteps)
+        rounded = "" if planned == self.settings.timesteps else f" ({planned:,}: whole rollouts)"
+        _print(f"training {self.role} ({self.settings.algo}) on {self.rules.preset!r}, "
+               f"{plural(int(self.settings.seats or 0), 'player')}, {self.settings.timesteps:,} steps{rounded} "
+               f"-> {self.out}")
+        callbacks = [callback.callback] + ([progress_bar(planned)] if self.settings.progress else [])
         model.learn(
             total_timesteps=self.settings.timesteps,
-            callback=callback.callback,
-            progress_bar=self.settings.progress,
+            callback=CallbackList(callbacks),
             reset_num_timesteps=done_steps == 0,
             tb_log_name=self.role,
         )
@@ -843,9 +922,8 @@ class Trainer:
     def warm_start(self, model: Any, vec_env: Any) -> None:
         """Imitate ``settings.warm_start`` (a policy spec) before PPO; see :func:`imitate`."""
         s = self.settings
-        teacher = load_policy(s.warm_start, self.rules, s.seats)
         started = time.perf_counter()
-        data = imitation_data(self.kwargs, teacher, s.warm_start_rounds, s.seed + 7, s.gamma)
+        data = imitation_data(self.kwargs, self.teacher, s.warm_start_rounds, s.seed + 7, s.gamma)
         scale = 1.0
         if s.norm_reward:
             # Prime the reward normaliser with the teacher's returns, so that the critic's targets
@@ -862,14 +940,36 @@ class Trainer:
         _print(f"warm start: imitated {s.warm_start!r} on {stats['samples']:,} decisions "
                f"(agreement {stats['agreement']:.3f}) in {self.warm_start_stats['seconds']} s")
 
-    def _vecnormalize(self, vec_env: Any, cls: Any) -> Any:
+    def _vecnormalize_stats(self) -> Path | None:
+        """The reward-normalisation statistics saved beside the checkpoint this run continues."""
         source = self.settings.resume or self.init_from
-        if source is not None:
-            stats = Path(read_config(source)[0]).parent / VECNORM_FILE
-            if stats.is_file():
-                loaded = cls.load(str(stats), vec_env)
-                loaded.training = True
-                return loaded
+        if source is None or not self.settings.norm_reward:
+            return None
+        stats = Path(read_config(source)[0]).parent / VECNORM_FILE
+        return stats if stats.is_file() else None
+
+    def _check_vecnormalize(self) -> None:
+        """Refuse unreadable normalisation statistics before the run folder is touched."""
+        import pickle
+
+        stats = self._vecnormalize_stats()
+        if stats is None:
+            return
+        try:
+            with stats.open("rb") as handle:
+                pickle.load(handle)
+        except Exception as error:  # a truncated or foreign pickle fails in many ways
+            raise CheckpointError(
+                f"reward-normalisation statistics {str(stats)!r} beside the checkpoint are unreadable "
+                f"({type(error).__name__}: {error}); delete them to restart the normalisation, or use --no-norm-reward"
+            ) from error
+
+    def _vecnormalize(self, vec_env: Any, cls: Any) -> Any:
+        stats = self._vecnormalize_stats()
+        if stats is not None:
+            loaded = cls.load(str(stats), vec_env)
+            loaded.training = True
+            return loaded
         # Only rewards are normalised: observations are already scaled by the encoder, and keeping
         # them raw lets a saved model play without the normalisation statistics.
         return cls(vec_env, norm_obs=False, norm_reward=True, gamma=self.settings.gamma if self.settings.gamma < 1 else 0.999,
@@ -902,7 +1002,7 @@ def train(settings: TrainSettings) -> dict[str, Any]:
     out = Path(str(settings.out))
     if settings.role == "both":
         return train_both(settings, out)
-    trainer = Trainer(settings, settings.role, out)
+    trainer = Trainer(settings, settings.role, out)  # checks everything; creates nothing
     path = trainer.run()
     return {"role": settings.role, "model": str(path), "history": trainer.history,
             "wall_s": round(time.perf_counter() - trainer.started, 1)}
@@ -919,6 +1019,10 @@ def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
     started = time.perf_counter()
     player_specs = [spec for spec in settings.opponents if guess_role(spec) != "banker"]
     banker_specs = [spec for spec in settings.opponents if guess_role(spec) == "banker"]
+    # Check both roles' runs before the first is made: the banker's opponents will be the trained
+    # player, which does not exist yet, so its table is checked with the given player specs.
+    for role, opponents in (("player", player_specs + banker_specs), ("banker", player_specs)):
+        Trainer(dataclasses.replace(settings, role=role), role, out / "gen_01" / role, opponents=opponents)
     latest: dict[str, Path | None] = {"player": None, "banker": None}
     generations = []
     for generation in range(1, settings.generations + 1):
@@ -953,9 +1057,8 @@ __all__ = [
     "Trainer",
     "TrainingError",
     "build_rules",
-    "check_compatible",
-    "parse_option",
-    "read_config",
+    "planned_timesteps",
     "train",
     "train_both",
+    "training_env_kwargs",
 ]

@@ -12,14 +12,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from agents.checkpoint import check_compatible, read_config
 from pontoon_tools.training import (
     LegalizeActions,
     Trainer,
     TrainingError,
     TrainSettings,
-    check_compatible,
-    parse_option,
-    read_config,
     train,
 )
 
@@ -194,15 +192,6 @@ def test_both_roles_alternate_and_keep_every_generation(tmp_path: Path) -> None:
     assert banker1["opponents"]["players"].endswith("gen_01/player/model.zip")
     assert len(summary["generations"]) == 2
     assert (out / "generations.json").is_file() and (out / "player" / "model.zip").is_file()
-
-
-def test_parse_option_types() -> None:
-    assert parse_option("stick_min=16") == ("stick_min", 16)
-    assert parse_option("split_aces_only=true") == ("split_aces_only", True)
-    assert parse_option("cut_card_fraction=0.5") == ("cut_card_fraction", 0.5)
-    assert parse_option("pack=deal_on") == ("pack", "deal_on")
-    with pytest.raises(TrainingError, match="key=value"):
-        parse_option("stick_min")
 
 
 def test_bad_options_are_refused_before_training(tmp_path: Path) -> None:

@@ -1,0 +1,105 @@
+"""Timings a job measured on the machine it ran on, written where its results are.
+
+Docs should not carry hand-typed durations: they go stale the day the code or the machine
+changes. ``scripts/main_job.sh`` times its phases and records them with this module::
+
+    python -m pontoon_tools.timings write results/timings.json train=312.4 evaluate=85.1
+    python -m pontoon_tools.timings show results/timings.json
+
+``write`` stores the phases (seconds), their total, the date and the machine (CPU model, the cores
+the job could use, the platform, Python) as JSON and prints one line; ``show`` prints that line
+again from the file, so a README sentence can be regenerated from ``results/timings.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def machine() -> dict[str, Any]:
+    """The machine a timing was taken on: CPU model, cores (all, and usable by this process), platform."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:  # not Linux: platform.processor() is the best there is
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        usable = os.cpu_count() or 0
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count() or 0,
+        "usable_cores": usable,
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+    }
+
+
+def record(phases: Mapping[str, float], job: str = "main job") -> dict[str, Any]:
+    """The timings document: each phase in seconds, the total, the UTC date and the machine."""
+    rounded = {name: round(float(seconds), 1) for name, seconds in phases.items()}
+    return {
+        "job": job,
+        "phases_s": rounded,
+        "total_s": round(sum(rounded.values()), 1),
+        "date": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "machine": machine(),
+    }
+
+
+def describe(timings: Mapping[str, Any]) -> str:
+    """One line: ``main job: train 312.4 s, evaluate 85.1 s, total 397.5 s on 2 usable cores (CPU) on DATE``."""
+    phases = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings["phases_s"].items())
+    where = timings["machine"]
+    return (f"{timings['job']}: {phases}, total {timings['total_s']:.1f} s on {where['usable_cores']} usable "
+            f"core{'s' if where['usable_cores'] != 1 else ''} ({where['cpu']}), {timings['date']}")
+
+
+def _phase(text: str) -> tuple[str, float]:
+    name, sep, value = text.partition("=")
+    try:
+        if not sep or not name:
+            raise ValueError
+        return name, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected NAME=SECONDS such as train=312.4, got {text!r}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pontoon_tools.timings", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    write = commands.add_parser("write", help="record phase timings as JSON and print them")
+    write.add_argument("path", type=Path, help="the JSON file to write (e.g. results/timings.json)")
+    write.add_argument("phases", nargs="+", type=_phase, metavar="NAME=SECONDS", help="each phase's wall time")
+    write.add_argument("--job", default="main job", help="what was timed (default: main job)")
+    show = commands.add_parser("show", help="print the line of a timings file")
+    show.add_argument("path", type=Path, help="a file written by `write`")
+    args = parser.parse_args(argv)
+    if args.command == "write":
+        timings = record(dict(args.phases), args.job)
+        args.path.parent.mkdir(parents=True, exist_ok=True)
+        args.path.write_text(json.dumps(timings, indent=2) + "\n")
+    else:
+        try:
+            timings = json.loads(args.path.read_text())
+        except (OSError, json.JSONDecodeError) as error:
+            print(f"timings: cannot read {str(args.path)!r}: {error}", file=sys.stderr)
+            return 2
+    print(describe(timings))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,188 @@
+"""Each setting declared once: the command lines are derived from their settings dataclasses."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pontoon_tools.ev_table import EvTableSettings
+from pontoon_tools.evaluation import EvaluateSettings
+from pontoon_tools.play import PlaySettings
+from pontoon_tools.settings import (
+    SettingsError,
+    build_parser,
+    flag,
+    from_args,
+    parse_int_list,
+    parse_option,
+    plural,
+    setting,
+)
+from pontoon_tools.training import TrainSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(name: str) -> Any:
+    """Import a script at the repository root (train.py, evaluate.py) as a module."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPTS = {TrainSettings: lambda: _script("train").build_parser(),
+           EvaluateSettings: lambda: _script("evaluate").build_parser(),
+           PlaySettings: lambda: build_parser(PlaySettings, "play"),
+           EvTableSettings: lambda: build_parser(EvTableSettings, "ev_table")}
+
+# The flags train.py and evaluate.py had before their parsers were derived, with a value each and the
+# field it must set: every one keeps working under the same name.
+OLD_TRAIN_FLAGS = [
+    (["--rules", "shoot"], "rules", "shoot"), (["--option", "stick_min=16"], "options", {"stick_min": 16}),
+    (["--seats", "3"], "seats", 3), (["--role", "banker"], "role", "banker"),
+    (["--opponents", "threshold", "banker_smart"], "opponents", ["threshold", "banker_smart"]),
+    (["--episode", "session"], "episode", "session"), (["--session-rounds", "5"], "session_rounds", 5),
+    (["--learner-seat", "2"], "learner_seat", 2), (["--algo", "dqn"], "algo", "dqn"),
+    (["--timesteps", "1000"], "timesteps", 1000), (["--seed", "7"], "seed", 7), (["--out", "x"], "out", "x"),
+    (["--generations", "3"], "generations", 3), (["--resume", "r.zip"], "resume", "r.zip"),
+    (["--eval-freq", "10"], "eval_freq", 10), (["--eval-rounds", "0"], "eval_rounds", 0),
+    (["--eval-seed", "4"], "eval_seed", 4), (["--checkpoint-freq", "9"], "checkpoint_freq", 9),
+    (["--no-progress"], "progress", False), (["--verbose", "1"], "verbose", 1), (["--n-envs", "2"], "n_envs", 2),
+    (["--vec-env", "subproc"], "vec_env", "subproc"), (["--lr", "0.001"], "learning_rate", 0.001),
+    (["--n-steps", "64"], "n_steps", 64), (["--batch-size", "32"], "batch_size", 32),
+    (["--n-epochs", "3"], "n_epochs", 3), (["--gamma", "0.9"], "gamma", 0.9),
+    (["--gae-lambda", "0.5"], "gae_lambda", 0.5), (["--ent-coef", "0.2"], "ent_coef", 0.2),
+    (["--net-arch", "32,16"], "net_arch", [32, 16]), (["--no-norm-reward"], "norm_reward", False),
+    (["--illegal-penalty", "2"], "illegal_penalty", 2.0), (["--ent-coef-final", "0.01"], "ent_coef_final", 0.01),
+    (["--warm-start", "threshold"], "warm_start", "threshold"),
+    (["--warm-start-rounds", "10"], "warm_start_rounds", 10), (["--warm-start-epochs", "2"], "warm_start_epochs", 2),
+    (["--threads", "2"], "threads", 2),
+]
+OLD_EVALUATE_FLAGS = [
+    (["--rules", "casino"], "rules", "casino"), (["--option", "decks=2"], "options", {"decks": 2}),
+    (["--seats", "2"], "seats", 2), (["--banker-seat", "1"], "banker_seat", 1),
+    (["--learner-seat", "2"], "learner_seat", 2), (["--player", "random"], "player", "random"),
+    (["--others", "random"], "others", "random"), (["--banker", "banker_smart"], "banker", "banker_smart"),
+    (["--policies", "banker_smart", "threshold"], "policies", ["banker_smart", "threshold"]),
+    (["--role", "banker"], "role", "banker"), (["--rounds", "10"], "rounds", 10), (["--seed", "3"], "seed", 3),
+    (["--compare", "a", "b"], "compare", ["a", "b"]), (["--optimality-gap"], "optimality_gap", True),
+    (["--run", "runs/x"], "run", "runs/x"), (["--out", "o"], "out", "o"), (["--no-charts"], "charts", False),
+    (["--no-progress"], "progress", False),
+]
+
+
+@pytest.mark.parametrize("cls", list(SCRIPTS))
+def test_no_arguments_give_the_dataclass_defaults(cls: type) -> None:
+    parser = SCRIPTS[cls]()
+    assert from_args(cls, parser.parse_args([])) == cls()
+
+
+@pytest.mark.parametrize("cls", list(SCRIPTS))
+def test_the_parser_has_one_flag_per_field_and_no_other(cls: type) -> None:
+    parser = SCRIPTS[cls]()
+    dests = {action.dest for action in parser._actions if action.dest != "help"}
+    assert dests == {field.name for field in dataclasses.fields(cls)}
+    text = parser.format_help()
+    for field in dataclasses.fields(cls):
+        assert flag(cls, field.name) in text, field.name
+        action = next(a for a in parser._actions if a.dest == field.name)
+        assert action.help and len(action.help) > 10, field.name  # every flag is documented
+
+
+@pytest.mark.parametrize(("argv", "name", "value"), OLD_TRAIN_FLAGS, ids=[case[0][0] for case in OLD_TRAIN_FLAGS])
+def test_every_old_train_flag_still_works(argv: list[str], name: str, value: Any) -> None:
+    settings = from_args(TrainSettings, SCRIPTS[TrainSettings]().parse_args(argv))
+    assert getattr(settings, name) == value
+    assert getattr(TrainSettings(), name) != value  # the flag changed something
+
+
+@pytest.mark.parametrize(("argv", "name", "value"), OLD_EVALUATE_FLAGS,
+                         ids=[case[0][0] for case in OLD_EVALUATE_FLAGS])
+def test_every_old_evaluate_flag_still_works(argv: list[str], name: str, value: Any) -> None:
+    settings = from_args(EvaluateSettings, SCRIPTS[EvaluateSettings]().parse_args(argv))
+    assert getattr(settings, name) == value
+    assert getattr(EvaluateSettings(), name) != value
+
+
+def test_old_flag_lists_cover_every_field() -> None:
+    # A new field is a new flag: this list of the old ones plus the new ones is every field.
+    assert {name for _, name, _ in OLD_TRAIN_FLAGS} | {"warm_start_smoothing"} == {
+        f.name for f in dataclasses.fields(TrainSettings)}
+    assert {name for _, name, _ in OLD_EVALUATE_FLAGS} == {f.name for f in dataclasses.fields(EvaluateSettings)}
+
+
+def test_help_shows_the_defaults_from_the_fields() -> None:
+    text = " ".join(SCRIPTS[TrainSettings]().format_help().split())
+    assert "learner decisions to train for" in text and "(default 300,000)" in text
+    assert "hidden layer widths, comma-separated (default 64,64)" in text
+    assert "--lr X learning rate (default 0.0003)" in text
+    text = " ".join(SCRIPTS[EvaluateSettings]().format_help().split())
+    assert "rounds per policy (default 20,000)" in text and "output directory (default results/eval)" in text
+
+
+def test_repeated_and_list_flags_collect_their_values() -> None:
+    parser = SCRIPTS[TrainSettings]()
+    settings = from_args(TrainSettings, parser.parse_args(
+        ["--option", "stick_min=16", "--option", "split_aces_only=true", "--opponents", "threshold", "random"]))
+    assert settings.options == {"stick_min": 16, "split_aces_only": True}
+    assert settings.opponents == ["threshold", "random"]
+    # Two parses never share a mutable default.
+    assert from_args(TrainSettings, parser.parse_args([])).options == {}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--net-arch", "64,x"], "argument --net-arch: expected comma-separated integers such as 64,64, got '64,x'"),
+    (["--option", "stick_min"], "argument --option: --option: expected key=value"),
+    (["--timesteps", "many"], "argument --timesteps: invalid"),
+    (["--algo", "a2c"], "argument --algo: invalid choice: 'a2c'"),
+])
+def test_a_malformed_value_names_the_flag_and_the_value(argv: list[str], message: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        SCRIPTS[TrainSettings]().parse_args(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_parse_option_types() -> None:
+    assert parse_option("stick_min=16") == ("stick_min", 16)
+    assert parse_option("split_aces_only=true") == ("split_aces_only", True)
+    assert parse_option("cut_card_fraction=0.5") == ("cut_card_fraction", 0.5)
+    assert parse_option("pack=deal_on") == ("pack", "deal_on")
+    with pytest.raises(SettingsError, match="key=value"):
+        parse_option("stick_min")
+    assert parse_int_list("64, 32") == [64, 32]
+
+
+def test_a_setting_needs_a_help_text() -> None:
+    with pytest.raises(TypeError, match="help"):
+        setting(1)
+
+
+def test_plural() -> None:
+    assert plural(1, "player") == "1 player" and plural(2, "player") == "2 players" and plural(0, "round") == "0 rounds"
+
+
+def test_settings_validation_names_the_flag_the_expected_and_the_given_value() -> None:
+    with pytest.raises(ValueError, match=r"--timesteps: expected a positive number of steps, got 0"):
+        TrainSettings(timesteps=0).validate()
+    with pytest.raises(ValueError, match=r"--gamma: expected a discount in \(0, 1\], got 1.5"):
+        TrainSettings(gamma=1.5).validate()
+    with pytest.raises(ValueError, match=r"--rounds: expected a positive number of rounds, got 0"):
+        EvaluateSettings(rounds=0).validate()
+    with pytest.raises(ValueError, match=r"--compare: expected at least two policies"):
+        EvaluateSettings(compare=["threshold"]).validate()
+
+
+def test_train_help_runs_as_a_script() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "train.py"), "--help"], capture_output=True, text=True,
+                            cwd=ROOT, check=True)
+    assert "--warm-start-smoothing" in result.stdout and "Illegal actions" in result.stdout
