@@ -203,7 +203,7 @@ class BatchedEngine:
             raise RuntimeError(f"new_round: table {int(busy[0])} is still playing its round")
         size = int(self.cfg[tb.C_PACK_SIZE])
         if orders is None:
-            stacked = np.zeros((idx.size, size), dtype=np.int8)
+            stacked = np.zeros((idx.size, size), dtype=np.int64)
             kn.new_rounds(self.state, self.rt, self.cfg, idx, stacked, False)
             return
         array = self._orders(orders, idx.size)
@@ -212,7 +212,7 @@ class BatchedEngine:
     def _orders(self, orders: Any, count: int) -> np.ndarray:
         size = int(self.cfg[tb.C_PACK_SIZE])
         if isinstance(orders, np.ndarray) and orders.dtype.kind in "iu":
-            array = orders.astype(np.int8).reshape(count, -1) if orders.size == count * size else None
+            array = orders.astype(np.int64).reshape(count, -1) if orders.size == count * size else None
         else:
             array = None
         if array is None:
@@ -220,7 +220,7 @@ class BatchedEngine:
             if len(rows) != count:
                 raise DeckError(f"orders: expected {count} pack orders, got {len(rows)}")
             array = np.array([parse_cards(row, self.rules.decks, f"orders[{i}]") for i, row in enumerate(rows)],
-                             dtype=np.int8) if rows else np.zeros((0, size), dtype=np.int8)
+                             dtype=np.int64) if rows else np.zeros((0, size), dtype=np.int64)
         if array.shape != (count, size):
             raise DeckError(f"orders: expected {count} full packs of {size} cards, got shape {array.shape}")
         full = np.tile(np.arange(52), self.rules.decks)

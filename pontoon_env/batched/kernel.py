@@ -26,6 +26,55 @@ from pontoon_env.batched import tables as tb
 from pontoon_env.batched.rng import STREAM_DECK, STREAM_ENV, STREAM_SEAT, bounded, shuffle_in_place, stream_seed
 from pontoon_env.game.actions import ActionKind, Phase
 
+# Field indices of the packed state (pontoon_env.batched.state).
+from pontoon_env.batched.state import (  # noqa: E402
+    TB_PHASE,
+    TB_STEP,
+    TB_TURN,
+    TB_BANKER,
+    TB_ROUND_BANKER,
+    TB_SEATED,
+    TB_ROUND_INDEX,
+    TB_DEALER_ROUNDS,
+    TB_HAD_NATURAL,
+    TB_BANKER_NATURAL,
+    TB_STAKES_DOUBLED,
+    TB_LOOKED,
+    TB_BANKER_ACTIVE,
+    TB_ASKED_DOUBLE,
+    TB_STARTED,
+    TB_TAKE_STEP,
+    TB_N_CANDIDATES,
+    TB_N_HOLDERS,
+    TB_HEAD,
+    TB_SIZE,
+    TB_N_DISCARDS,
+    TB_FRESH,
+    TB_ERROR,
+    SE_BALANCE,
+    SE_RESULT,
+    SE_N_HANDS,
+    SE_ACTIVE,
+    SE_CANDIDATES,
+    SE_HOLDERS,
+    HF_N_CARDS,
+    HF_PIPS,
+    HF_ACE,
+    HF_STAKE,
+    HF_INITIAL,
+    HF_SPLIT,
+    HF_LAST_BUY,
+    HF_BUYS,
+    HF_TWISTED,
+    HF_DOUBLED,
+    HF_DONE,
+    HF_BUST,
+    HF_SETTLED,
+    HF_DECLARED,
+    HF_RETURNED,
+    HF_PAYOUT,
+)
+
 # ---------------------------------------------------------------------------------------- constants
 
 PH_TAKE_BANK = int(Phase.TAKE_BANK)
@@ -76,50 +125,50 @@ MAX_SKIPPED_ROUNDS = 1000
 # ---------------------------------------------------------------------------------------- cards
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rank(card):
     return card >> 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _value(card):
     r = (card >> 2) + 1
     return 10 if r > 10 else r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hand_total(st, rt, t, k, h):
     """Best total and softness of hand ``(k, h)``."""
-    p = st.pips[t, k, h]
-    a = 1 if st.ace[t, k, h] else 0
+    p = st.hand[t, k, h, HF_PIPS]
+    a = 1 if st.hand[t, k, h, HF_ACE] else 0
     return rt.total[p, a], rt.soft[p, a]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_natural(st, rt, t, k, h):
-    if st.n_cards[t, k, h] != 2:
+    if st.hand[t, k, h, HF_N_CARDS] != 2:
         return False
     total, _ = hand_total(st, rt, t, k, h)
     return total == BLACKJACK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def player_seat(st, cfg, t, k):
     """The seat of player slot ``k`` (turn order from the round's banker's left)."""
-    return (st.round_banker[t] + 1 + k) % cfg[tb.C_SEATS]
+    return (st.tab[t, TB_ROUND_BANKER] + 1 + k) % cfg[tb.C_SEATS]
 
 
 @njit(cache=True)
 def current_seat(st, cfg, t):
     """The seat that decides now (PontoonGame.current_seat), -1 once the round is over."""
-    phase = st.phase[t]
+    phase = st.tab[t, TB_PHASE]
     if phase == PH_OVER:
         return -1
     if phase == PH_BANKER_DOUBLE or phase == PH_BANKER_TURN:
-        return st.banker[t]
+        return st.tab[t, TB_BANKER]
     if phase == PH_TAKE_BANK:
-        return st.candidates[t, 0]
-    return player_seat(st, cfg, t, st.turn[t])
+        return st.seat[t, 0, SE_CANDIDATES]
+    return player_seat(st, cfg, t, st.tab[t, TB_TURN])
 
 
 # ---------------------------------------------------------------------------------------- the pack
@@ -133,49 +182,49 @@ def _see(st, t, card):
 @njit(cache=True)
 def _to_bottom(st, cfg, t, card):
     K = cfg[tb.C_PACK_SIZE]
-    st.pack[t, (st.head[t] + st.size[t]) % K] = card
-    st.size[t] += 1
+    st.pack[t, (st.tab[t, TB_HEAD] + st.tab[t, TB_SIZE]) % K] = card
+    st.tab[t, TB_SIZE] += 1
 
 
 @njit(cache=True)
 def _discard(st, t, card):
-    st.discards[t, st.n_discards[t]] = card
-    st.n_discards[t] += 1
+    st.discards[t, st.tab[t, TB_N_DISCARDS]] = card
+    st.tab[t, TB_N_DISCARDS] += 1
 
 
 @njit(cache=True)
 def _pack_shuffle(st, cfg, t):
     """Pack.shuffle: the pack (top first) then the used pile, shuffled together."""
     K = cfg[tb.C_PACK_SIZE]
-    n = st.size[t]
-    order = np.empty(n + st.n_discards[t], dtype=np.int64)
+    n = st.tab[t, TB_SIZE]
+    order = np.empty(n + st.tab[t, TB_N_DISCARDS], dtype=np.int64)
     for i in range(n):
-        order[i] = st.pack[t, (st.head[t] + i) % K]
-    for i in range(st.n_discards[t]):
+        order[i] = st.pack[t, (st.tab[t, TB_HEAD] + i) % K]
+    for i in range(st.tab[t, TB_N_DISCARDS]):
         order[n + i] = st.discards[t, i]
-    total = n + st.n_discards[t]
+    total = n + st.tab[t, TB_N_DISCARDS]
     shuffle_in_place(st.rng, t, order, total)
     for i in range(total):
         st.pack[t, i] = order[i]
-    st.head[t] = 0
-    st.size[t] = total
-    st.n_discards[t] = 0
+    st.tab[t, TB_HEAD] = 0
+    st.tab[t, TB_SIZE] = total
+    st.tab[t, TB_N_DISCARDS] = 0
 
 
 @njit(cache=True)
 def _pack_cut(st, cfg, t):
     """Pack.cut: rotate by a random 1..len-1 cards."""
-    n = st.size[t]
+    n = st.tab[t, TB_SIZE]
     if n <= 1:
         return
     K = cfg[tb.C_PACK_SIZE]
     cut = 1 + bounded(st.rng, t, n - 1)
     order = np.empty(n, dtype=np.int64)
     for i in range(n):
-        order[i] = st.pack[t, (st.head[t] + (i + cut) % n) % K]
+        order[i] = st.pack[t, (st.tab[t, TB_HEAD] + (i + cut) % n) % K]
     for i in range(n):
         st.pack[t, i] = order[i]
-    st.head[t] = 0
+    st.tab[t, TB_HEAD] = 0
 
 
 @njit(cache=True)
@@ -183,61 +232,61 @@ def _shuffle_and_cut(st, cfg, t):
     _pack_shuffle(st, cfg, t)
     _pack_cut(st, cfg, t)
     st.seen[t, :] = 0
-    st.fresh[t] = st.size[t]
+    st.tab[t, TB_FRESH] = st.tab[t, TB_SIZE]
 
 
 @njit(cache=True)
 def _restart_seen(st, cfg, t):
     """PontoonGame._restart_seen: recount the face-up cards of the round's hands."""
     st.seen[t, :] = 0
-    if st.seated[t]:
+    if st.tab[t, TB_SEATED]:
         P = cfg[tb.C_PLAYERS]
         for k in range(P + 1):
-            for h in range(st.n_hands[t, k]):
-                if st.returned[t, k, h]:
+            for h in range(st.seat[t, k, SE_N_HANDS]):
+                if st.hand[t, k, h, HF_RETURNED]:
                     continue
-                for c in range(st.n_cards[t, k, h]):
+                for c in range(st.hand[t, k, h, HF_N_CARDS]):
                     if st.public[t, k, h, c]:
                         _see(st, t, st.cards[t, k, h, c])
-    st.fresh[t] = st.size[t] if st.size[t] > 0 else st.n_discards[t]
+    st.tab[t, TB_FRESH] = st.tab[t, TB_SIZE] if st.tab[t, TB_SIZE] > 0 else st.tab[t, TB_N_DISCARDS]
 
 
 @njit(cache=True)
 def _draw(st, cfg, t):
     """Pack.draw: the top card; an empty pack first shuffles the used pile back in (-1: none left)."""
-    if st.size[t] == 0:
-        if st.n_discards[t] == 0:
+    if st.tab[t, TB_SIZE] == 0:
+        if st.tab[t, TB_N_DISCARDS] == 0:
             return -1
         _pack_shuffle(st, cfg, t)
     K = cfg[tb.C_PACK_SIZE]
-    card = st.pack[t, st.head[t]]
-    st.head[t] = (st.head[t] + 1) % K
-    st.size[t] -= 1
+    card = st.pack[t, st.tab[t, TB_HEAD]]
+    st.tab[t, TB_HEAD] = (st.tab[t, TB_HEAD] + 1) % K
+    st.tab[t, TB_SIZE] -= 1
     return card
 
 
 @njit(cache=True)
 def _add_card(st, t, k, h, card, face_up):
-    n = st.n_cards[t, k, h]
+    n = st.hand[t, k, h, HF_N_CARDS]
     st.cards[t, k, h, n] = card
-    st.public[t, k, h, n] = face_up
-    st.n_cards[t, k, h] = n + 1
+    st.public[t, k, h, n] = 1 if face_up else 0
+    st.hand[t, k, h, HF_N_CARDS] = n + 1
     value = _value(card)
-    st.pips[t, k, h] += value
+    st.hand[t, k, h, HF_PIPS] += value
     if value == 1:
-        st.ace[t, k, h] = True
+        st.hand[t, k, h, HF_ACE] = 1
 
 
 @njit(cache=True)
 def _deal(st, cfg, t, k, h, face_up):
     """PontoonGame._deal: restart the memory if the pack came round, draw, count a face-up card."""
-    if st.fresh[t] <= 0:
+    if st.tab[t, TB_FRESH] <= 0:
         _restart_seen(st, cfg, t)
     card = _draw(st, cfg, t)
     if card < 0:
-        st.error[t] = 1
+        st.tab[t, TB_ERROR] = 1
         return
-    st.fresh[t] -= 1
+    st.tab[t, TB_FRESH] -= 1
     _add_card(st, t, k, h, card, face_up)
     if face_up:
         _see(st, t, card)
@@ -247,23 +296,23 @@ def _deal(st, cfg, t, k, h, face_up):
 def _return_hand(st, cfg, t, k, h):
     """A hand's cards go under the pack (carry-over) or onto the used pile, in order."""
     carry = cfg[tb.C_PACK] == tb.PACK_CARRY
-    for c in range(st.n_cards[t, k, h]):
+    for c in range(st.hand[t, k, h, HF_N_CARDS]):
         if carry:
             _to_bottom(st, cfg, t, st.cards[t, k, h, c])
         else:
             _discard(st, t, st.cards[t, k, h, c])
-    st.returned[t, k, h] = True
+    st.hand[t, k, h, HF_RETURNED] = 1
 
 
 @njit(cache=True)
 def _reveal(st, t, k, h, aces_only):
     """PontoonGame._reveal: turn the hand's cards face up (only its aces for a declared pagat pontoon)."""
-    for c in range(st.n_cards[t, k, h]):
+    for c in range(st.hand[t, k, h, HF_N_CARDS]):
         card = st.cards[t, k, h, c]
         if aces_only and _rank(card) != 0:
             continue
         if not st.public[t, k, h, c]:
-            st.public[t, k, h, c] = True
+            st.public[t, k, h, c] = 1
             _see(st, t, card)
 
 
@@ -273,11 +322,11 @@ def stack_pack(st, cfg, t, order):
     K = cfg[tb.C_PACK_SIZE]
     for i in range(K):
         st.pack[t, i] = order[i]
-    st.head[t] = 0
-    st.size[t] = K
-    st.n_discards[t] = 0
+    st.tab[t, TB_HEAD] = 0
+    st.tab[t, TB_SIZE] = K
+    st.tab[t, TB_N_DISCARDS] = 0
     st.seen[t, :] = 0
-    st.fresh[t] = K
+    st.tab[t, TB_FRESH] = K
 
 
 @njit(cache=True)
@@ -285,7 +334,7 @@ def fresh_table(st, cfg, t, seed, generation):
     """A new table (PontoonGame.__init__ with the banker in seat 0): shuffled pack, zero chips."""
     S = cfg[tb.C_SEATS]
     K = cfg[tb.C_PACK_SIZE]
-    st.rng[t] = stream_seed(seed, STREAM_DECK, t, generation)
+    st.rng[t] = stream_seed(seed, np.int64(STREAM_DECK), t, generation)
     for s in range(S):
         st.seat_rng[t * S + s] = stream_seed(seed, STREAM_SEAT + s, t, generation)
     order = np.empty(K, dtype=np.int64)
@@ -294,25 +343,25 @@ def fresh_table(st, cfg, t, seed, generation):
     shuffle_in_place(st.rng, t, order, K)
     for i in range(K):
         st.pack[t, i] = order[i]
-    st.head[t] = 0
-    st.size[t] = K
-    st.n_discards[t] = 0
+    st.tab[t, TB_HEAD] = 0
+    st.tab[t, TB_SIZE] = K
+    st.tab[t, TB_N_DISCARDS] = 0
     st.seen[t, :] = 0
-    st.fresh[t] = K
-    st.balance[t, :] = 0
-    st.result[t, :] = 0
-    st.banker[t] = 0
-    st.round_banker[t] = 0
-    st.seated[t] = False
-    st.started[t] = False
-    st.round_index[t] = 0
-    st.dealer_rounds[t] = 0
-    st.n_candidates[t] = 0
-    st.phase[t] = PH_OVER
-    st.stakes_doubled[t] = False
-    st.looked[t] = 0
-    st.error[t] = 0
-    st.n_hands[t, :] = 0
+    st.tab[t, TB_FRESH] = K
+    st.seat[t, :, SE_BALANCE] = 0
+    st.seat[t, :, SE_RESULT] = 0
+    st.tab[t, TB_BANKER] = 0
+    st.tab[t, TB_ROUND_BANKER] = 0
+    st.tab[t, TB_SEATED] = 0
+    st.tab[t, TB_STARTED] = 0
+    st.tab[t, TB_ROUND_INDEX] = 0
+    st.tab[t, TB_DEALER_ROUNDS] = 0
+    st.tab[t, TB_N_CANDIDATES] = 0
+    st.tab[t, TB_PHASE] = PH_OVER
+    st.tab[t, TB_STAKES_DOUBLED] = 0
+    st.tab[t, TB_LOOKED] = 0
+    st.tab[t, TB_ERROR] = 0
+    st.seat[t, :, SE_N_HANDS] = 0
 
 
 # ---------------------------------------------------------------------------------------- chips
@@ -323,10 +372,10 @@ def _pay(st, t, payer, payee, amount):
     """PontoonGame._pay between two seats: the balance and this round's ledger result."""
     if amount <= 0 or payer == payee:
         return
-    st.balance[t, payer] -= amount
-    st.balance[t, payee] += amount
-    st.result[t, payer] -= amount
-    st.result[t, payee] += amount
+    st.seat[t, payer, SE_BALANCE] -= amount
+    st.seat[t, payee, SE_BALANCE] += amount
+    st.seat[t, payer, SE_RESULT] -= amount
+    st.seat[t, payee, SE_RESULT] += amount
 
 
 @njit(cache=True)
@@ -334,11 +383,11 @@ def _settle(st, cfg, t, k, h, chips):
     """PontoonGame._settle_hand: chips > 0 the banker pays the hand's player."""
     seat = player_seat(st, cfg, t, k)
     if chips > 0:
-        _pay(st, t, st.banker[t], seat, chips)
+        _pay(st, t, st.tab[t, TB_BANKER], seat, chips)
     elif chips < 0:
-        _pay(st, t, seat, st.banker[t], -chips)
-    st.payout[t, k, h] += chips
-    st.settled[t, k, h] = True
+        _pay(st, t, seat, st.tab[t, TB_BANKER], -chips)
+    st.hand[t, k, h, HF_PAYOUT] += chips
+    st.hand[t, k, h, HF_SETTLED] = 1
 
 
 # ---------------------------------------------------------------------------------------- hands
@@ -346,43 +395,43 @@ def _settle(st, cfg, t, k, h, chips):
 
 @njit(cache=True)
 def _clear_hand(st, t, k, h):
-    st.n_cards[t, k, h] = 0
-    st.pips[t, k, h] = 0
-    st.ace[t, k, h] = False
-    st.stake[t, k, h] = 0
-    st.initial[t, k, h] = 0
-    st.split[t, k, h] = False
-    st.last_buy[t, k, h] = 0
-    st.buys[t, k, h] = 0
-    st.twisted[t, k, h] = False
-    st.doubled[t, k, h] = False
-    st.done[t, k, h] = False
-    st.bust[t, k, h] = False
-    st.settled[t, k, h] = False
-    st.declared[t, k, h] = False
-    st.returned[t, k, h] = False
-    st.payout[t, k, h] = 0
+    st.hand[t, k, h, HF_N_CARDS] = 0
+    st.hand[t, k, h, HF_PIPS] = 0
+    st.hand[t, k, h, HF_ACE] = 0
+    st.hand[t, k, h, HF_STAKE] = 0
+    st.hand[t, k, h, HF_INITIAL] = 0
+    st.hand[t, k, h, HF_SPLIT] = 0
+    st.hand[t, k, h, HF_LAST_BUY] = 0
+    st.hand[t, k, h, HF_BUYS] = 0
+    st.hand[t, k, h, HF_TWISTED] = 0
+    st.hand[t, k, h, HF_DOUBLED] = 0
+    st.hand[t, k, h, HF_DONE] = 0
+    st.hand[t, k, h, HF_BUST] = 0
+    st.hand[t, k, h, HF_SETTLED] = 0
+    st.hand[t, k, h, HF_DECLARED] = 0
+    st.hand[t, k, h, HF_RETURNED] = 0
+    st.hand[t, k, h, HF_PAYOUT] = 0
 
 
 @njit(cache=True)
 def _copy_hand(st, t, k, src, dst):
-    st.n_cards[t, k, dst] = st.n_cards[t, k, src]
-    st.pips[t, k, dst] = st.pips[t, k, src]
-    st.ace[t, k, dst] = st.ace[t, k, src]
-    st.stake[t, k, dst] = st.stake[t, k, src]
-    st.initial[t, k, dst] = st.initial[t, k, src]
-    st.split[t, k, dst] = st.split[t, k, src]
-    st.last_buy[t, k, dst] = st.last_buy[t, k, src]
-    st.buys[t, k, dst] = st.buys[t, k, src]
-    st.twisted[t, k, dst] = st.twisted[t, k, src]
-    st.doubled[t, k, dst] = st.doubled[t, k, src]
-    st.done[t, k, dst] = st.done[t, k, src]
-    st.bust[t, k, dst] = st.bust[t, k, src]
-    st.settled[t, k, dst] = st.settled[t, k, src]
-    st.declared[t, k, dst] = st.declared[t, k, src]
-    st.returned[t, k, dst] = st.returned[t, k, src]
-    st.payout[t, k, dst] = st.payout[t, k, src]
-    for c in range(st.n_cards[t, k, src]):
+    st.hand[t, k, dst, HF_N_CARDS] = st.hand[t, k, src, HF_N_CARDS]
+    st.hand[t, k, dst, HF_PIPS] = st.hand[t, k, src, HF_PIPS]
+    st.hand[t, k, dst, HF_ACE] = st.hand[t, k, src, HF_ACE]
+    st.hand[t, k, dst, HF_STAKE] = st.hand[t, k, src, HF_STAKE]
+    st.hand[t, k, dst, HF_INITIAL] = st.hand[t, k, src, HF_INITIAL]
+    st.hand[t, k, dst, HF_SPLIT] = st.hand[t, k, src, HF_SPLIT]
+    st.hand[t, k, dst, HF_LAST_BUY] = st.hand[t, k, src, HF_LAST_BUY]
+    st.hand[t, k, dst, HF_BUYS] = st.hand[t, k, src, HF_BUYS]
+    st.hand[t, k, dst, HF_TWISTED] = st.hand[t, k, src, HF_TWISTED]
+    st.hand[t, k, dst, HF_DOUBLED] = st.hand[t, k, src, HF_DOUBLED]
+    st.hand[t, k, dst, HF_DONE] = st.hand[t, k, src, HF_DONE]
+    st.hand[t, k, dst, HF_BUST] = st.hand[t, k, src, HF_BUST]
+    st.hand[t, k, dst, HF_SETTLED] = st.hand[t, k, src, HF_SETTLED]
+    st.hand[t, k, dst, HF_DECLARED] = st.hand[t, k, src, HF_DECLARED]
+    st.hand[t, k, dst, HF_RETURNED] = st.hand[t, k, src, HF_RETURNED]
+    st.hand[t, k, dst, HF_PAYOUT] = st.hand[t, k, src, HF_PAYOUT]
+    for c in range(st.hand[t, k, src, HF_N_CARDS]):
         st.cards[t, k, dst, c] = st.cards[t, k, src, c]
         st.public[t, k, dst, c] = st.public[t, k, src, c]
 
@@ -390,14 +439,14 @@ def _copy_hand(st, t, k, src, dst):
 @njit(cache=True)
 def _recount(st, t, k, h):
     pips = 0
-    ace = False
-    for c in range(st.n_cards[t, k, h]):
+    ace = 0
+    for c in range(st.hand[t, k, h, HF_N_CARDS]):
         v = _value(st.cards[t, k, h, c])
         pips += v
         if v == 1:
-            ace = True
-    st.pips[t, k, h] = pips
-    st.ace[t, k, h] = ace
+            ace = 1
+    st.hand[t, k, h, HF_PIPS] = pips
+    st.hand[t, k, h, HF_ACE] = ace
 
 
 @njit(cache=True)
@@ -405,28 +454,28 @@ def _split(st, cfg, t, k, h):
     """PontoonGame._split: the second card becomes a new hand after this one; one card to each."""
     moved = st.cards[t, k, h, 1]
     moved_public = st.public[t, k, h, 1]
-    st.n_cards[t, k, h] = 1
+    st.hand[t, k, h, HF_N_CARDS] = 1
     _recount(st, t, k, h)
-    st.split[t, k, h] = True
-    for j in range(st.n_hands[t, k] - 1, h, -1):
+    st.hand[t, k, h, HF_SPLIT] = 1
+    for j in range(st.seat[t, k, SE_N_HANDS] - 1, h, -1):
         _copy_hand(st, t, k, j, j + 1)
     new = h + 1
     _clear_hand(st, t, k, new)
     st.cards[t, k, new, 0] = moved
-    st.public[t, k, new, 0] = True
-    st.n_cards[t, k, new] = 1
+    st.public[t, k, new, 0] = 1
+    st.hand[t, k, new, HF_N_CARDS] = 1
     _recount(st, t, k, new)
-    st.stake[t, k, new] = st.initial[t, k, h]
-    st.initial[t, k, new] = st.initial[t, k, h]
-    st.split[t, k, new] = True
-    st.n_hands[t, k] += 1
+    st.hand[t, k, new, HF_STAKE] = st.hand[t, k, h, HF_INITIAL]
+    st.hand[t, k, new, HF_INITIAL] = st.hand[t, k, h, HF_INITIAL]
+    st.hand[t, k, new, HF_SPLIT] = 1
+    st.seat[t, k, SE_N_HANDS] += 1
     if not st.public[t, k, h, 0]:
-        st.public[t, k, h, 0] = True
+        st.public[t, k, h, 0] = 1
         _see(st, t, st.cards[t, k, h, 0])
     if not moved_public:
         _see(st, t, moved)
-    _deal(st, cfg, t, k, h, False)
-    _deal(st, cfg, t, k, new, False)
+    _deal(st, cfg, t, k, h, np.int64(0))
+    _deal(st, cfg, t, k, new, np.int64(0))
 
 
 @njit(cache=True)
@@ -435,11 +484,11 @@ def _player_draw(st, rt, cfg, t, k, h, face_up):
     _deal(st, cfg, t, k, h, face_up)
     total, _ = hand_total(st, rt, t, k, h)
     if total > BLACKJACK:
-        st.bust[t, k, h] = True
-        st.done[t, k, h] = True
+        st.hand[t, k, h, HF_BUST] = 1
+        st.hand[t, k, h, HF_DONE] = 1
         if cfg[tb.C_REVEAL_BUSTS]:
-            _reveal(st, t, k, h, False)
-        _settle(st, cfg, t, k, h, -st.stake[t, k, h])
+            _reveal(st, t, k, h, np.int64(0))
+        _settle(st, cfg, t, k, h, -st.hand[t, k, h, HF_STAKE])
         _return_hand(st, cfg, t, k, h)
 
 
@@ -448,20 +497,20 @@ def _player_draw(st, rt, cfg, t, k, h, face_up):
 
 @njit(cache=True)
 def _change_banker(st, cfg, t, seat):
-    st.banker[t] = seat
-    st.dealer_rounds[t] = 0
-    if cfg[tb.C_PACK] == tb.PACK_DEAL_ON and st.started[t] and st.phase[t] != PH_OVER:
+    st.tab[t, TB_BANKER] = seat
+    st.tab[t, TB_DEALER_ROUNDS] = 0
+    if cfg[tb.C_PACK] == tb.PACK_DEAL_ON and st.tab[t, TB_STARTED] and st.tab[t, TB_PHASE] != PH_OVER:
         _shuffle_and_cut(st, cfg, t)
 
 
 @njit(cache=True)
 def _pontoon_candidates(st, rt, cfg, t, out):
     """Players whose unsplit pontoon passes the bank, in priority order; returns how many."""
-    if st.banker_natural[t]:
+    if st.tab[t, TB_BANKER_NATURAL]:
         return 0
     n = 0
     for k in range(cfg[tb.C_PLAYERS]):
-        if st.n_hands[t, k] == 1 and not st.split[t, k, 0] and is_natural(st, rt, t, k, 0):
+        if st.seat[t, k, SE_N_HANDS] == 1 and not st.hand[t, k, 0, HF_SPLIT] and is_natural(st, rt, t, k, np.int64(0)):
             out[n] = player_seat(st, cfg, t, k)
             n += 1
     return n
@@ -470,20 +519,20 @@ def _pontoon_candidates(st, rt, cfg, t, out):
 @njit(cache=True)
 def _next_banker(st, rt, cfg, t):
     mode = cfg[tb.C_BANK_PASSING]
-    banker = st.banker[t]
+    banker = st.tab[t, TB_BANKER]
     if mode == tb.PASS_PONTOON:
         found = np.empty(cfg[tb.C_SEATS], dtype=np.int64)
         n = _pontoon_candidates(st, rt, cfg, t, found)
         return found[0] if n > 0 else banker
     if mode == tb.PASS_HOLDER:
-        return st.holders[t, 0] if st.n_holders[t] > 0 else banker
+        return st.seat[t, 0, SE_HOLDERS] if st.tab[t, TB_N_HOLDERS] > 0 else banker
     if mode == tb.PASS_ROTATE:
-        if not st.had_natural[t]:
+        if not st.tab[t, TB_HAD_NATURAL]:
             return banker
-        if cfg[tb.C_MISERICORDE] and st.dealer_rounds[t] == 0:
+        if cfg[tb.C_MISERICORDE] and st.tab[t, TB_DEALER_ROUNDS] == 0:
             return banker
         if cfg[tb.C_OLD_MODE]:
-            return st.holders[t, 0] if st.n_holders[t] > 0 else banker
+            return st.seat[t, 0, SE_HOLDERS] if st.tab[t, TB_N_HOLDERS] > 0 else banker
         return (banker + 1) % cfg[tb.C_SEATS]
     return banker
 
@@ -500,214 +549,286 @@ def _step_included(cfg, step):
 
 
 @njit(cache=True)
-def _step(st, rt, cfg, t, step):
-    """One automatic step; False when it stops at a decision."""
+def _step_seat(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
-    if step == ST_TAKE_BANK:
-        if not st.take_step[t] or st.n_candidates[t] == 0:
-            return True
-        st.phase[t] = PH_TAKE_BANK
+    st.tab[t, TB_ROUND_BANKER] = st.tab[t, TB_BANKER]
+    st.tab[t, TB_SEATED] = 1
+    for k in range(P + 1):
+        st.seat[t, k, SE_N_HANDS] = 1
+        st.seat[t, k, SE_ACTIVE] = 0
+        _clear_hand(st, t, k, np.int64(0))
+    st.tab[t, TB_BANKER_ACTIVE] = 0
+    return True
+
+
+@njit(cache=True)
+def _step_stakes(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    while st.tab[t, TB_TURN] < P:
+        k = st.tab[t, TB_TURN]
+        if st.hand[t, k, 0, HF_INITIAL] != 0:
+            st.tab[t, TB_TURN] += 1
+            continue
+        if cfg[tb.C_FIXED_STAKE]:
+            st.hand[t, k, 0, HF_STAKE] = cfg[tb.C_MIN_STAKE]
+            st.hand[t, k, 0, HF_INITIAL] = cfg[tb.C_MIN_STAKE]
+            st.tab[t, TB_TURN] += 1
+            continue
+        st.tab[t, TB_PHASE] = PH_STAKE
         return False
-    if step == ST_SEAT:
-        st.round_banker[t] = st.banker[t]
-        st.seated[t] = True
-        for k in range(P + 1):
-            st.n_hands[t, k] = 1
-            st.active[t, k] = 0
-            _clear_hand(st, t, k, 0)
-        st.banker_active[t] = 0
+    return True
+
+
+@njit(cache=True)
+def _step_deal(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    for k in range(P):
+        _deal(st, cfg, t, k, np.int64(0), np.int64(0))
+    _deal(st, cfg, t, B, np.int64(0), np.int64(0))
+    if step == ST_DEAL_SECOND and cfg[tb.C_LOOKS_AT_DEAL]:
+        st.tab[t, TB_LOOKED] = 2
+    return True
+
+
+@njit(cache=True)
+def _step_banker_double(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    if st.tab[t, TB_LOOKED] < 1:
+        st.tab[t, TB_LOOKED] = 1
+    if st.tab[t, TB_ASKED_DOUBLE]:
         return True
-    if step == ST_STAKES_BEFORE or step == ST_STAKES_AFTER:
-        while st.turn[t] < P:
-            k = st.turn[t]
-            if st.initial[t, k, 0] != 0:
-                st.turn[t] += 1
-                continue
-            if cfg[tb.C_FIXED_STAKE]:
-                st.stake[t, k, 0] = cfg[tb.C_MIN_STAKE]
-                st.initial[t, k, 0] = cfg[tb.C_MIN_STAKE]
-                st.turn[t] += 1
-                continue
-            st.phase[t] = PH_STAKE
-            return False
-        return True
-    if step == ST_DEAL_FIRST or step == ST_DEAL_SECOND:
+    st.tab[t, TB_ASKED_DOUBLE] = 1
+    st.tab[t, TB_PHASE] = PH_BANKER_DOUBLE
+    return False
+
+
+@njit(cache=True)
+def _step_naturals(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    bnat = is_natural(st, rt, t, B, np.int64(0))
+    st.tab[t, TB_BANKER_NATURAL] = 1 if bnat else 0
+    st.tab[t, TB_N_HOLDERS] = 0
+    for k in range(P):
+        if is_natural(st, rt, t, k, np.int64(0)):
+            st.seat[t, st.tab[t, TB_N_HOLDERS], SE_HOLDERS] = player_seat(st, cfg, t, k)
+            st.tab[t, TB_N_HOLDERS] += 1
+    if st.tab[t, TB_N_HOLDERS] > 0 or bnat:
+        st.tab[t, TB_HAD_NATURAL] = 1
+    aces_only = cfg[tb.C_NATURAL_ACE_ONLY]
+    for k in range(P):
+        if is_natural(st, rt, t, k, np.int64(0)):
+            st.hand[t, k, 0, HF_DECLARED] = 1
+            st.hand[t, k, 0, HF_DONE] = 1
+            _reveal(st, t, k, np.int64(0), aces_only)
+    if cfg[tb.C_BANKER_NATURAL_AT_DEAL] and bnat:
+        _reveal(st, t, B, np.int64(0), np.int64(0))
+        st.hand[t, B, 0, HF_DONE] = 1
         for k in range(P):
-            _deal(st, cfg, t, k, 0, False)
-        _deal(st, cfg, t, B, 0, False)
-        if step == ST_DEAL_SECOND and cfg[tb.C_LOOKS_AT_DEAL]:
-            st.looked[t] = 2
+            nat = 1 if is_natural(st, rt, t, k, np.int64(0)) else 0
+            _settle(st, cfg, t, k, np.int64(0), rt.banker_natural[nat] * st.hand[t, k, 0, HF_STAKE])
+            st.hand[t, k, 0, HF_DONE] = 1
         return True
-    if step == ST_BANKER_DOUBLE:
-        if st.looked[t] < 1:
-            st.looked[t] = 1
-        if st.asked_double[t]:
-            return True
-        st.asked_double[t] = True
-        st.phase[t] = PH_BANKER_DOUBLE
-        return False
-    if step == ST_NATURALS:
-        bnat = is_natural(st, rt, t, B, 0)
-        st.banker_natural[t] = bnat
-        st.n_holders[t] = 0
+    paid = cfg[tb.C_NATURAL_PAID]
+    if paid and not bnat:
         for k in range(P):
-            if is_natural(st, rt, t, k, 0):
-                st.holders[t, st.n_holders[t]] = player_seat(st, cfg, t, k)
-                st.n_holders[t] += 1
-        if st.n_holders[t] > 0 or bnat:
-            st.had_natural[t] = True
-        aces_only = cfg[tb.C_NATURAL_ACE_ONLY] != 0
-        for k in range(P):
-            if is_natural(st, rt, t, k, 0):
-                st.declared[t, k, 0] = True
-                st.done[t, k, 0] = True
-                _reveal(st, t, k, 0, aces_only)
-        if cfg[tb.C_BANKER_NATURAL_AT_DEAL] and bnat:
-            _reveal(st, t, B, 0, False)
-            st.done[t, B, 0] = True
-            for k in range(P):
-                nat = 1 if is_natural(st, rt, t, k, 0) else 0
-                _settle(st, cfg, t, k, 0, rt.banker_natural[nat] * st.stake[t, k, 0])
-                st.done[t, k, 0] = True
-            return True
-        paid = cfg[tb.C_NATURAL_PAID]
-        if paid and not bnat:
-            for k in range(P):
-                if is_natural(st, rt, t, k, 0):
-                    _settle(st, cfg, t, k, 0, paid * st.stake[t, k, 0])
-        return True
-    if step == ST_PLAYER_TURNS:
-        while st.turn[t] < P:
-            k = st.turn[t]
-            while st.active[t, k] < st.n_hands[t, k]:
-                h = st.active[t, k]
-                if not st.done[t, k, h]:
-                    total, soft = hand_total(st, rt, t, k, h)
-                    if rt.player_stops[total, 1 if soft else 0, st.n_cards[t, k, h]]:
-                        st.done[t, k, h] = True
-                if not st.done[t, k, h]:
-                    st.phase[t] = PH_PLAYER_TURN
-                    return False
-                st.active[t, k] += 1
-            st.turn[t] += 1
-        return True
-    if step == ST_REVEAL:
-        for h in range(st.n_hands[t, B]):
-            _reveal(st, t, B, h, False)
-        st.looked[t] = st.n_cards[t, B, 0]
-        every = True
-        for k in range(P):
-            for h in range(st.n_hands[t, k]):
-                if not st.settled[t, k, h]:
-                    every = False
-        if every:
-            for h in range(st.n_hands[t, B]):
-                st.done[t, B, h] = True
-        return True
-    if step == ST_BANKER_TURN:
-        while st.banker_active[t] < st.n_hands[t, B]:
-            h = st.banker_active[t]
-            if not st.done[t, B, h]:
-                total, _ = hand_total(st, rt, t, B, h)
-                if rt.banker_stops[total, st.n_cards[t, B, h]]:
-                    st.done[t, B, h] = True
-            if not st.done[t, B, h]:
-                st.phase[t] = PH_BANKER_TURN
+            if is_natural(st, rt, t, k, np.int64(0)):
+                _settle(st, cfg, t, k, np.int64(0), paid * st.hand[t, k, 0, HF_STAKE])
+    return True
+
+
+@njit(cache=True)
+def _step_player_turns(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    while st.tab[t, TB_TURN] < P:
+        k = st.tab[t, TB_TURN]
+        while st.seat[t, k, SE_ACTIVE] < st.seat[t, k, SE_N_HANDS]:
+            h = st.seat[t, k, SE_ACTIVE]
+            if not st.hand[t, k, h, HF_DONE]:
+                total, soft = hand_total(st, rt, t, k, h)
+                if rt.player_stops[total, 1 if soft else 0, st.hand[t, k, h, HF_N_CARDS]]:
+                    st.hand[t, k, h, HF_DONE] = 1
+            if not st.hand[t, k, h, HF_DONE]:
+                st.tab[t, TB_PHASE] = PH_PLAYER_TURN
                 return False
-            st.banker_active[t] += 1
-        st.banker_active[t] = st.n_hands[t, B] - 1
-        return True
-    if step == ST_SETTLE:
-        for k in range(P):
-            for h in range(st.n_hands[t, k]):
-                if st.settled[t, k, h]:
-                    continue
-                _reveal(st, t, k, h, False)
-                total, _ = hand_total(st, rt, t, k, h)
-                split = 1 if st.split[t, k, h] else 0
-                pclass = rt.player_class[total, st.n_cards[t, k, h], split]
-                chips = 0
-                for b in range(st.n_hands[t, B]):
-                    btotal, _ = hand_total(st, rt, t, B, b)
-                    bclass = rt.banker_class[btotal, st.n_cards[t, B, b]]
-                    chips += rt.payout[pclass, total, split, bclass, btotal] * st.stake[t, k, h]
-                _settle(st, cfg, t, k, h, chips)
-        return True
-    if step == ST_END:
-        had_pontoon = st.had_natural[t]
-        for k in range(P):
-            for h in range(st.n_hands[t, k]):
-                if is_natural(st, rt, t, k, h):
-                    had_pontoon = True
-        old = st.banker[t]
-        nxt = _next_banker(st, rt, cfg, t)
-        for k in range(P + 1):
-            for h in range(st.n_hands[t, k]):
-                if not st.returned[t, k, h]:
-                    _return_hand(st, cfg, t, k, h)
-        mode = cfg[tb.C_PACK]
-        reshuffle = (
-            mode == tb.PACK_FRESH
-            or (had_pontoon and cfg[tb.C_SHUFFLE_AFTER_PONTOON] != 0)
-            or (mode == tb.PACK_CUT and st.size[t] < cfg[tb.C_CUT_BELOW])
-            or (mode == tb.PACK_DEAL_ON and nxt != old)
-        )
-        if reshuffle:
-            _shuffle_and_cut(st, cfg, t)
-        if nxt != old:
-            if cfg[tb.C_TAKE_OVER_OPTIONAL]:
-                found = np.empty(cfg[tb.C_SEATS], dtype=np.int64)
-                n = _pontoon_candidates(st, rt, cfg, t, found)
-                st.candidates[t, 0] = nxt
-                m = 1
-                for i in range(n):
-                    if found[i] != nxt:
-                        st.candidates[t, m] = found[i]
-                        m += 1
-                st.n_candidates[t] = m
-                st.dealer_rounds[t] += 1
-            else:
-                _change_banker(st, cfg, t, nxt)
+            st.seat[t, k, SE_ACTIVE] += 1
+        st.tab[t, TB_TURN] += 1
+    return True
+
+
+@njit(cache=True)
+def _step_reveal_banker(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    for h in range(st.seat[t, B, SE_N_HANDS]):
+        _reveal(st, t, B, h, np.int64(0))
+    st.tab[t, TB_LOOKED] = st.hand[t, B, 0, HF_N_CARDS]
+    every = True
+    for k in range(P):
+        for h in range(st.seat[t, k, SE_N_HANDS]):
+            if not st.hand[t, k, h, HF_SETTLED]:
+                every = False
+    if every:
+        for h in range(st.seat[t, B, SE_N_HANDS]):
+            st.hand[t, B, h, HF_DONE] = 1
+    return True
+
+
+@njit(cache=True)
+def _step_banker_turn(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    while st.tab[t, TB_BANKER_ACTIVE] < st.seat[t, B, SE_N_HANDS]:
+        h = st.tab[t, TB_BANKER_ACTIVE]
+        if not st.hand[t, B, h, HF_DONE]:
+            total, _ = hand_total(st, rt, t, B, h)
+            if rt.banker_stops[total, st.hand[t, B, h, HF_N_CARDS]]:
+                st.hand[t, B, h, HF_DONE] = 1
+        if not st.hand[t, B, h, HF_DONE]:
+            st.tab[t, TB_PHASE] = PH_BANKER_TURN
+            return False
+        st.tab[t, TB_BANKER_ACTIVE] += 1
+    st.tab[t, TB_BANKER_ACTIVE] = st.seat[t, B, SE_N_HANDS] - 1
+    return True
+
+
+@njit(cache=True)
+def _step_settle(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    for k in range(P):
+        for h in range(st.seat[t, k, SE_N_HANDS]):
+            if st.hand[t, k, h, HF_SETTLED]:
+                continue
+            _reveal(st, t, k, h, np.int64(0))
+            total, _ = hand_total(st, rt, t, k, h)
+            split = 1 if st.hand[t, k, h, HF_SPLIT] else 0
+            pclass = rt.player_class[total, st.hand[t, k, h, HF_N_CARDS], split]
+            chips = 0
+            for b in range(st.seat[t, B, SE_N_HANDS]):
+                btotal, _ = hand_total(st, rt, t, B, b)
+                bclass = rt.banker_class[btotal, st.hand[t, B, b, HF_N_CARDS]]
+                chips += rt.payout[pclass, total, split, bclass, btotal] * st.hand[t, k, h, HF_STAKE]
+            _settle(st, cfg, t, k, h, chips)
+    return True
+
+
+@njit(cache=True)
+def _step_end_round(st, rt, cfg, t, step):
+    P = cfg[tb.C_PLAYERS]
+    B = P
+    had_pontoon = st.tab[t, TB_HAD_NATURAL] != 0
+    for k in range(P):
+        for h in range(st.seat[t, k, SE_N_HANDS]):
+            if is_natural(st, rt, t, k, h):
+                had_pontoon = True
+    old = st.tab[t, TB_BANKER]
+    nxt = _next_banker(st, rt, cfg, t)
+    for k in range(P + 1):
+        for h in range(st.seat[t, k, SE_N_HANDS]):
+            if not st.hand[t, k, h, HF_RETURNED]:
+                _return_hand(st, cfg, t, k, h)
+    mode = cfg[tb.C_PACK]
+    reshuffle = (
+        mode == tb.PACK_FRESH
+        or (had_pontoon and cfg[tb.C_SHUFFLE_AFTER_PONTOON] != 0)
+        or (mode == tb.PACK_CUT and st.tab[t, TB_SIZE] < cfg[tb.C_CUT_BELOW])
+        or (mode == tb.PACK_DEAL_ON and nxt != old)
+    )
+    if reshuffle:
+        _shuffle_and_cut(st, cfg, t)
+    if nxt != old:
+        if cfg[tb.C_TAKE_OVER_OPTIONAL]:
+            found = np.empty(cfg[tb.C_SEATS], dtype=np.int64)
+            n = _pontoon_candidates(st, rt, cfg, t, found)
+            st.seat[t, 0, SE_CANDIDATES] = nxt
+            m = 1
+            for i in range(n):
+                if found[i] != nxt:
+                    st.seat[t, m, SE_CANDIDATES] = found[i]
+                    m += 1
+            st.tab[t, TB_N_CANDIDATES] = m
+            st.tab[t, TB_DEALER_ROUNDS] += 1
         else:
-            st.dealer_rounds[t] += 1
+            _change_banker(st, cfg, t, nxt)
+    else:
+        st.tab[t, TB_DEALER_ROUNDS] += 1
+    return True
+
+@njit(cache=True)
+def _step_take_bank(st, rt, cfg, t, step):
+    if not st.tab[t, TB_TAKE_STEP] or st.tab[t, TB_N_CANDIDATES] == 0:
         return True
+    st.tab[t, TB_PHASE] = PH_TAKE_BANK
+    return False
+
+
+@njit(cache=True)
+def _step(st, rt, cfg, t, step):
+    """One automatic step; False when it stops at a decision."""
+    if step == ST_TAKE_BANK:
+        return _step_take_bank(st, rt, cfg, t, step)
+    if step == ST_SEAT:
+        return _step_seat(st, rt, cfg, t, step)
+    if step == ST_STAKES_BEFORE or step == ST_STAKES_AFTER:
+        return _step_stakes(st, rt, cfg, t, step)
+    if step == ST_DEAL_FIRST or step == ST_DEAL_SECOND:
+        return _step_deal(st, rt, cfg, t, step)
+    if step == ST_BANKER_DOUBLE:
+        return _step_banker_double(st, rt, cfg, t, step)
+    if step == ST_NATURALS:
+        return _step_naturals(st, rt, cfg, t, step)
+    if step == ST_PLAYER_TURNS:
+        return _step_player_turns(st, rt, cfg, t, step)
+    if step == ST_REVEAL:
+        return _step_reveal_banker(st, rt, cfg, t, step)
+    if step == ST_BANKER_TURN:
+        return _step_banker_turn(st, rt, cfg, t, step)
+    if step == ST_SETTLE:
+        return _step_settle(st, rt, cfg, t, step)
+    if step == ST_END:
+        return _step_end_round(st, rt, cfg, t, step)
     return True
 
 
 @njit(cache=True)
 def run_steps(st, rt, cfg, t):
     """PontoonGame._run: automatic steps until a decision is needed or the round is over."""
-    while st.step[t] < ST_DONE:
-        step = st.step[t]
+    while st.tab[t, TB_STEP] < ST_DONE:
+        step = st.tab[t, TB_STEP]
         if _step_included(cfg, step):
             if not _step(st, rt, cfg, t, step):
                 return
-            if st.error[t]:
+            if st.tab[t, TB_ERROR]:
                 return
-        st.step[t] = step + 1
-        st.turn[t] = 0
-    st.phase[t] = PH_OVER
+        st.tab[t, TB_STEP] = step + 1
+        st.tab[t, TB_TURN] = 0
+    st.tab[t, TB_PHASE] = PH_OVER
 
 
 @njit(cache=True)
 def new_round(st, rt, cfg, t):
     """PontoonGame.new_round (without a stacked deck: see :func:`stack_pack`)."""
-    st.round_index[t] += 1
-    st.result[t, :] = 0
-    st.seated[t] = False
-    st.n_hands[t, :] = 0
-    st.had_natural[t] = False
-    st.n_holders[t] = 0
-    st.banker_natural[t] = False
-    st.stakes_doubled[t] = False
-    st.looked[t] = 0
-    st.asked_double[t] = False
-    st.take_step[t] = st.n_candidates[t] > 0
-    st.step[t] = 0
-    st.turn[t] = 0
-    st.started[t] = True
-    st.phase[t] = PH_STAKE
+    st.tab[t, TB_ROUND_INDEX] += 1
+    st.seat[t, :, SE_RESULT] = 0
+    st.tab[t, TB_SEATED] = 0
+    st.seat[t, :, SE_N_HANDS] = 0
+    st.tab[t, TB_HAD_NATURAL] = 0
+    st.tab[t, TB_N_HOLDERS] = 0
+    st.tab[t, TB_BANKER_NATURAL] = 0
+    st.tab[t, TB_STAKES_DOUBLED] = 0
+    st.tab[t, TB_LOOKED] = 0
+    st.tab[t, TB_ASKED_DOUBLE] = 0
+    st.tab[t, TB_TAKE_STEP] = 1 if st.tab[t, TB_N_CANDIDATES] > 0 else 0
+    st.tab[t, TB_STEP] = 0
+    st.tab[t, TB_TURN] = 0
+    st.tab[t, TB_STARTED] = 1
+    st.tab[t, TB_PHASE] = PH_STAKE
     run_steps(st, rt, cfg, t)
 
 
@@ -725,7 +846,7 @@ def buy_limits(buy_mode, initial, last_buy):
 @njit(cache=True)
 def legal(st, rt, cfg, t, kinds, lows, highs):
     """The legal actions now, in PontoonGame.legal_actions order; returns how many."""
-    phase = st.phase[t]
+    phase = st.tab[t, TB_PHASE]
     if phase == PH_TAKE_BANK:
         kinds[0], lows[0], highs[0] = K_TAKE_BANK, 0, 0
         kinds[1], lows[1], highs[1] = K_DECLINE_BANK, 0, 0
@@ -738,15 +859,15 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
         kinds[1], lows[1], highs[1] = K_NO_DOUBLE, 0, 0
         return 2
     if phase == PH_PLAYER_TURN:
-        k = st.turn[t]
-        h = st.active[t, k]
+        k = st.tab[t, TB_TURN]
+        h = st.seat[t, k, SE_ACTIVE]
         total, soft = hand_total(st, rt, t, k, h)
-        n = st.n_cards[t, k, h]
+        n = st.hand[t, k, h, HF_N_CARDS]
         pair = 0
         if n == 2 and rt.pair[_rank(st.cards[t, k, h, 0]), _rank(st.cards[t, k, h, 1])]:
             pair = 1
-        bits = rt.moves[total, 1 if soft else 0, n, 1 if st.twisted[t, k, h] else 0,
-                        1 if st.doubled[t, k, h] else 0, 1 if st.buys[t, k, h] > 0 else 0, pair, st.n_hands[t, k]]
+        bits = rt.moves[total, 1 if soft else 0, n, 1 if st.hand[t, k, h, HF_TWISTED] else 0,
+                        1 if st.hand[t, k, h, HF_DOUBLED] else 0, 1 if st.hand[t, k, h, HF_BUYS] > 0 else 0, pair, st.seat[t, k, SE_N_HANDS]]
         m = 0
         for i in range(5):
             if bits & (1 << i):
@@ -754,13 +875,13 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
                 lows[m] = 0
                 highs[m] = 0
                 if MOVE_KINDS[i] == K_BUY:
-                    lo, hi = buy_limits(cfg[tb.C_BUY_LIMITS], st.initial[t, k, h], st.last_buy[t, k, h])
+                    lo, hi = buy_limits(cfg[tb.C_BUY_LIMITS], st.hand[t, k, h, HF_INITIAL], st.hand[t, k, h, HF_LAST_BUY])
                     lows[m] = lo
                     highs[m] = hi
                 m += 1
         return m
     if phase == PH_BANKER_TURN:
-        h = st.banker_active[t]
+        h = st.tab[t, TB_BANKER_ACTIVE]
         B = cfg[tb.C_PLAYERS]
         if cfg[tb.C_DEALER_HS17]:
             total, soft = hand_total(st, rt, t, B, h)
@@ -776,53 +897,53 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
 @njit(cache=True)
 def apply_action(st, rt, cfg, t, kind, amount):
     """Apply a legal action for the seat to act and play on to the next decision."""
-    phase = st.phase[t]
+    phase = st.tab[t, TB_PHASE]
     if phase == PH_PLAYER_TURN:
-        k = st.turn[t]
-        h = st.active[t, k]
+        k = st.tab[t, TB_TURN]
+        h = st.seat[t, k, SE_ACTIVE]
         if kind == K_STICK:
-            st.done[t, k, h] = True
+            st.hand[t, k, h, HF_DONE] = 1
         elif kind == K_TWIST:
-            st.twisted[t, k, h] = True
-            _player_draw(st, rt, cfg, t, k, h, cfg[tb.C_TWIST_UP] != 0)
+            st.hand[t, k, h, HF_TWISTED] = 1
+            _player_draw(st, rt, cfg, t, k, h, cfg[tb.C_TWIST_UP])
         elif kind == K_BUY:
-            st.stake[t, k, h] += amount
-            st.last_buy[t, k, h] = amount
-            st.buys[t, k, h] += 1
-            _player_draw(st, rt, cfg, t, k, h, False)
+            st.hand[t, k, h, HF_STAKE] += amount
+            st.hand[t, k, h, HF_LAST_BUY] = amount
+            st.hand[t, k, h, HF_BUYS] += 1
+            _player_draw(st, rt, cfg, t, k, h, np.int64(0))
         elif kind == K_DOUBLE:
-            st.stake[t, k, h] *= 2
-            st.doubled[t, k, h] = True
-            _player_draw(st, rt, cfg, t, k, h, True)
+            st.hand[t, k, h, HF_STAKE] *= 2
+            st.hand[t, k, h, HF_DOUBLED] = 1
+            _player_draw(st, rt, cfg, t, k, h, np.int64(1))
         elif kind == K_SPLIT:
             _split(st, cfg, t, k, h)
     elif phase == PH_BANKER_TURN:
         B = cfg[tb.C_PLAYERS]
-        h = st.banker_active[t]
+        h = st.tab[t, TB_BANKER_ACTIVE]
         if kind == K_DRAW:
-            _deal(st, cfg, t, B, h, True)
+            _deal(st, cfg, t, B, h, np.int64(1))
         else:
-            st.done[t, B, h] = True
+            st.hand[t, B, h, HF_DONE] = 1
     elif phase == PH_STAKE:
-        k = st.turn[t]
-        st.stake[t, k, 0] = amount
-        st.initial[t, k, 0] = amount
-        st.turn[t] += 1
+        k = st.tab[t, TB_TURN]
+        st.hand[t, k, 0, HF_STAKE] = amount
+        st.hand[t, k, 0, HF_INITIAL] = amount
+        st.tab[t, TB_TURN] += 1
     elif phase == PH_BANKER_DOUBLE:
         if kind == K_DOUBLE_STAKES:
-            st.stakes_doubled[t] = True
+            st.tab[t, TB_STAKES_DOUBLED] = 1
             for k in range(cfg[tb.C_PLAYERS]):
-                st.stake[t, k, 0] *= 2
-                st.initial[t, k, 0] *= 2
+                st.hand[t, k, 0, HF_STAKE] *= 2
+                st.hand[t, k, 0, HF_INITIAL] *= 2
     elif phase == PH_TAKE_BANK:
-        candidate = st.candidates[t, 0]
-        for i in range(st.n_candidates[t] - 1):
-            st.candidates[t, i] = st.candidates[t, i + 1]
-        st.n_candidates[t] -= 1
+        candidate = st.seat[t, 0, SE_CANDIDATES]
+        for i in range(st.tab[t, TB_N_CANDIDATES] - 1):
+            st.seat[t, i, SE_CANDIDATES] = st.seat[t, i + 1, SE_CANDIDATES]
+        st.tab[t, TB_N_CANDIDATES] -= 1
         if kind == K_TAKE_BANK:
             _change_banker(st, cfg, t, candidate)
-            st.n_candidates[t] = 0
-    if st.error[t]:
+            st.tab[t, TB_N_CANDIDATES] = 0
+    if st.tab[t, TB_ERROR]:
         return
     run_steps(st, rt, cfg, t)
 
@@ -830,7 +951,7 @@ def apply_action(st, rt, cfg, t, kind, amount):
 # ---------------------------------------------------------------------------------------- native seats
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _find(kinds, n, kind):
     for i in range(n):
         if kinds[i] == kind:
@@ -838,7 +959,7 @@ def _find(kinds, n, kind):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _sized(low, high, choice):
     """agents.scripted.sized: min, max or a number of chips clamped into the range."""
     if choice == AMOUNT_MIN:
@@ -853,7 +974,7 @@ def _known_total(st, rt, t, k, h, visible):
     """Total and softness of the cards of a hand a seat can see (public or among the first ``visible``)."""
     pips = 0
     ace = 0
-    for c in range(st.n_cards[t, k, h]):
+    for c in range(st.hand[t, k, h, HF_N_CARDS]):
         if st.public[t, k, h, c] or c < visible:
             v = _value(st.cards[t, k, h, c])
             pips += v
@@ -865,8 +986,8 @@ def _known_total(st, rt, t, k, h, visible):
 @njit(cache=True)
 def _pending_pairs(st, rt, t, k, h):
     count = 0
-    for j in range(h + 1, st.n_hands[t, k]):
-        if st.n_cards[t, k, j] == 2 and not st.done[t, k, j]:
+    for j in range(h + 1, st.seat[t, k, SE_N_HANDS]):
+        if st.hand[t, k, j, HF_N_CARDS] == 2 and not st.hand[t, k, j, HF_DONE]:
             if rt.pair[_rank(st.cards[t, k, j, 0]), _rank(st.cards[t, k, j, 1])]:
                 count += 1
     return count
@@ -875,8 +996,8 @@ def _pending_pairs(st, rt, t, k, h):
 @njit(cache=True)
 def optimal_key(st, rt, cfg, t, opt_id, kinds, n):
     """The lookup key of the optimal player's move (everything solver.scripted_move reads)."""
-    k = st.turn[t]
-    h = st.active[t, k]
+    k = st.tab[t, TB_TURN]
+    h = st.seat[t, k, SE_ACTIVE]
     total, soft = hand_total(st, rt, t, k, h)
     legal_bits = 0
     for i in range(5):
@@ -888,18 +1009,18 @@ def optimal_key(st, rt, cfg, t, opt_id, kinds, n):
     small = (
         total
         | ((1 if soft else 0) << 6)
-        | (np.int64(st.n_cards[t, k, h]) << 7)
-        | ((1 if st.twisted[t, k, h] else 0) << 12)
-        | ((1 if st.doubled[t, k, h] else 0) << 13)
-        | ((1 if st.split[t, k, h] else 0) << 14)
-        | ((1 if st.stakes_doubled[t] else 0) << 15)
+        | (np.int64(st.hand[t, k, h, HF_N_CARDS]) << 7)
+        | ((1 if st.hand[t, k, h, HF_TWISTED] else 0) << 12)
+        | ((1 if st.hand[t, k, h, HF_DOUBLED] else 0) << 13)
+        | ((1 if st.hand[t, k, h, HF_SPLIT] else 0) << 14)
+        | ((1 if st.tab[t, TB_STAKES_DOUBLED] else 0) << 15)
         | (np.int64(pair_value) << 16)
-        | (np.int64(st.n_hands[t, k]) << 20)
+        | (np.int64(st.seat[t, k, SE_N_HANDS]) << 20)
         | (np.int64(_pending_pairs(st, rt, t, k, h)) << 23)
         | (np.int64(legal_bits) << 26)
         | (np.int64(opt_id) << 32)
     )
-    return (np.int64(small), np.int64(st.initial[t, k, h]), np.int64(st.last_buy[t, k, h]), np.int64(st.stake[t, k, h]))
+    return (np.int64(small), np.int64(st.hand[t, k, h, HF_INITIAL]), np.int64(st.hand[t, k, h, HF_LAST_BUY]), np.int64(st.hand[t, k, h, HF_STAKE]))
 
 
 @njit(cache=True)
@@ -908,7 +1029,7 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
     kind = kinds[0]
     amount = lows[0]  # agents.scripted.first_legal: the fallback of every scripted policy
     policy = pol[p, P_KIND]
-    phase = st.phase[t]
+    phase = st.tab[t, TB_PHASE]
     seat = current_seat(st, cfg, t)
     if policy == POL_RANDOM:
         S = cfg[tb.C_SEATS]
@@ -918,22 +1039,22 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
         if phase == PH_TAKE_BANK:
             return K_TAKE_BANK, 0, True
         if phase == PH_STAKE:
-            k = st.turn[t]
+            k = st.tab[t, TB_TURN]
             if policy == POL_OPTIMAL:
-                value = _value(st.cards[t, k, 0, 0]) if st.n_cards[t, k, 0] > 0 else 0
+                value = _value(st.cards[t, k, 0, 0]) if st.hand[t, k, 0, HF_N_CARDS] > 0 else 0
                 high = pol[p, P_OPT_STAKE + value] == 1
                 return K_STAKE, highs[0] if high else lows[0], True
             bet = pol[p, P_BET]
             if bet != BET_FIRST_CARD:
                 return K_STAKE, _sized(lows[0], highs[0], bet), True
             strong = False
-            if st.n_cards[t, k, 0] > 0:
+            if st.hand[t, k, 0, HF_N_CARDS] > 0:
                 v = _value(st.cards[t, k, 0, 0])
                 strong = v == 1 or v == 10
             return K_STAKE, highs[0] if strong else lows[0], True
         if phase == PH_PLAYER_TURN:
-            k = st.turn[t]
-            h = st.active[t, k]
+            k = st.tab[t, TB_TURN]
+            h = st.seat[t, k, SE_ACTIVE]
             if policy == POL_OPTIMAL:
                 has_move = False
                 for i in range(n):
@@ -952,7 +1073,7 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
                 elif move == OPT_TWIST:
                     want = K_TWIST
                 elif move == OPT_BUY_MIN or move == OPT_BUY_MAX:
-                    i = _find(kinds, n, K_BUY)
+                    i = _find(kinds, n, np.int64(K_BUY))
                     if i < 0:
                         return kind, amount, True
                     return K_BUY, lows[i] if move == OPT_BUY_MIN else highs[i], True
@@ -964,22 +1085,22 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
                     return want, 0, True
                 return kind, amount, True
             total, soft = hand_total(st, rt, t, k, h)
-            count = st.n_cards[t, k, h]
-            if _find(kinds, n, K_SPLIT) >= 0 and count == 2:
+            count = st.hand[t, k, h, HF_N_CARDS]
+            if _find(kinds, n, np.int64(K_SPLIT)) >= 0 and count == 2:
                 if pol[p, P_SPLIT_RANKS] & (1 << _rank(st.cards[t, k, h, 0])):
                     return K_SPLIT, 0, True
-            if _find(kinds, n, K_DOUBLE) >= 0 and count == 2 and not soft:
+            if _find(kinds, n, np.int64(K_DOUBLE)) >= 0 and count == 2 and not soft:
                 if pol[p, P_DOUBLE_ON] & (np.int64(1) << total):
                     return K_DOUBLE, 0, True
             target = pol[p, P_SOFT_STICK] if soft else pol[p, P_STICK]
-            if total >= target and _find(kinds, n, K_STICK) >= 0:
+            if total >= target and _find(kinds, n, np.int64(K_STICK)) >= 0:
                 return K_STICK, 0, True
-            i = _find(kinds, n, K_BUY)
+            i = _find(kinds, n, np.int64(K_BUY))
             if i >= 0 and total <= pol[p, P_BUY_AT]:
                 return K_BUY, _sized(lows[i], highs[i], pol[p, P_BUY_AMOUNT]), True
-            if _find(kinds, n, K_TWIST) >= 0:
+            if _find(kinds, n, np.int64(K_TWIST)) >= 0:
                 return K_TWIST, 0, True
-            if _find(kinds, n, K_STICK) >= 0:
+            if _find(kinds, n, np.int64(K_STICK)) >= 0:
                 return K_STICK, 0, True
         return kind, amount, True
     # banker_threshold and casino_dealer
@@ -987,7 +1108,7 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
         if n == 1:
             return kind, amount, True
         B = cfg[tb.C_PLAYERS]
-        total, soft = _known_total(st, rt, t, B, st.banker_active[t], st.looked[t])
+        total, soft = _known_total(st, rt, t, B, st.tab[t, TB_BANKER_ACTIVE], st.tab[t, TB_LOOKED])
         if policy == POL_CASINO_DEALER:
             draws = rt.dealer_draws[total, 1 if soft else 0]
         else:
@@ -998,7 +1119,7 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
         return kind, amount, True
     if phase == PH_BANKER_DOUBLE:
         B = cfg[tb.C_PLAYERS]
-        if pol[p, P_DOUBLE_ACE] and st.n_cards[t, B, 0] > 0 and (st.public[t, B, 0, 0] or st.looked[t] > 0):
+        if pol[p, P_DOUBLE_ACE] and st.hand[t, B, 0, HF_N_CARDS] > 0 and (st.public[t, B, 0, 0] or st.tab[t, TB_LOOKED] > 0):
             if _rank(st.cards[t, B, 0, 0]) == 0:
                 return K_DOUBLE_STAKES, 0, True
         return K_NO_DOUBLE, 0, True
@@ -1016,12 +1137,12 @@ def play(st, rt, cfg, t, pol, seat_pol, optimal, miss, need):
     kinds = np.empty(MAX_LEGAL, dtype=np.int64)
     lows = np.empty(MAX_LEGAL, dtype=np.int64)
     highs = np.empty(MAX_LEGAL, dtype=np.int64)
-    while st.phase[t] != PH_OVER:
-        if st.error[t]:
+    while st.tab[t, TB_PHASE] != PH_OVER:
+        if st.tab[t, TB_ERROR]:
             need[t] = NEED_ERROR
             return
         seat = current_seat(st, cfg, t)
-        p = seat_pol[t, seat, 1 if is_banker_phase(st.phase[t]) else 0]
+        p = seat_pol[t, seat, 1 if is_banker_phase(st.tab[t, TB_PHASE]) else 0]
         if p < 0:
             need[t] = NEED_CALLBACK
             return
@@ -1031,7 +1152,7 @@ def play(st, rt, cfg, t, pol, seat_pol, optimal, miss, need):
             need[t] = NEED_MISS
             return
         apply_action(st, rt, cfg, t, kind, amount)
-    need[t] = NEED_ERROR if st.error[t] else NEED_NONE
+    need[t] = NEED_ERROR if st.tab[t, TB_ERROR] else NEED_NONE
 
 
 @njit(cache=True)
@@ -1135,7 +1256,7 @@ def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amo
 F_CHIPS, F_SEEN, F_PACK, F_CARDS, F_BALANCE_UNIT, F_N = range(6)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _squash(chips, unit):
     x = chips / unit
     return x / (1.0 + abs(x))
@@ -1148,7 +1269,7 @@ def _write_hand_cards(st, t, k, h, sees_all, visible, out, ranks_at, acc_others)
     known = 0
     pips = 0
     ace = 0
-    for c in range(st.n_cards[t, k, h]):
+    for c in range(st.hand[t, k, h, HF_N_CARDS]):
         if sees_all or st.public[t, k, h, c] or c < visible:
             card = st.cards[t, k, h, c]
             known += 1
@@ -1172,99 +1293,99 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
     B = P
     chips = fs[F_CHIPS]
     unit = fs[F_BALANCE_UNIT]
-    seated = st.seated[t]
-    banker = st.round_banker[t] if seated else st.banker[t]
+    seated = st.tab[t, TB_SEATED]
+    banker = st.tab[t, TB_ROUND_BANKER] if seated else st.tab[t, TB_BANKER]
     is_banker = seat == banker
     to_act = current_seat(st, cfg, t) == seat
     active = 0
     if to_act:
-        if st.phase[t] == PH_PLAYER_TURN:
-            active = st.active[t, st.turn[t]]
-        elif st.phase[t] == PH_BANKER_TURN:
-            active = st.banker_active[t]
+        if st.tab[t, TB_PHASE] == PH_PLAYER_TURN:
+            active = st.seat[t, st.tab[t, TB_TURN], SE_ACTIVE]
+        elif st.tab[t, TB_PHASE] == PH_BANKER_TURN:
+            active = st.tab[t, TB_BANKER_ACTIVE]
     T = lay[L_TABLE]
-    out[T + lay[L_PHASE] + st.phase[t]] = 1.0
+    out[T + lay[L_PHASE] + st.tab[t, TB_PHASE]] = 1.0
     out[T + lay[L_IS_BANKER]] = 1.0 if is_banker else 0.0
     out[T + lay[L_TO_ACT]] = 1.0 if to_act else 0.0
-    out[T + lay[L_DOUBLED]] = 1.0 if st.stakes_doubled[t] else 0.0
+    out[T + lay[L_DOUBLED]] = 1.0 if st.tab[t, TB_STAKES_DOUBLED] else 0.0
     for r in range(13):
         out[T + lay[L_SEEN] + r] = st.seen[t, r] * fs[F_SEEN]
-    out[T + lay[L_PACK]] = st.size[t] * fs[F_PACK]
-    out[T + lay[L_BALANCE]] = _squash(st.balance[t, seat], unit)
-    looked = st.looked[t]
+    out[T + lay[L_PACK]] = st.tab[t, TB_SIZE] * fs[F_PACK]
+    out[T + lay[L_BALANCE]] = _squash(st.seat[t, seat, SE_BALANCE], unit)
+    looked = st.tab[t, TB_LOOKED]
     # own hands: the banker's (as he sees them) or this player's (all cards)
     own_slot = -1
     if is_banker:
         own_slot = B if seated else -1
     elif seated:
-        own_slot = (seat - st.round_banker[t] - 1) % S
+        own_slot = (seat - st.tab[t, TB_ROUND_BANKER] - 1) % S
     if own_slot >= 0:
-        count = min(st.n_hands[t, own_slot], lay[L_OWN_COUNT])
+        count = min(st.seat[t, own_slot, SE_N_HANDS], lay[L_OWN_COUNT])
         for h in range(count):
             base = lay[L_OWN] + h * lay[L_OWN_STRIDE]
-            n = st.n_cards[t, own_slot, h]
-            sees_all = not is_banker
-            known, pips, ace = _write_hand_cards(st, t, own_slot, h, sees_all, looked, out, base + lay[L_O_RANKS], -1)
+            n = st.hand[t, own_slot, h, HF_N_CARDS]
+            sees_all = np.int64(0 if is_banker else 1)
+            known, pips, ace = _write_hand_cards(st, t, own_slot, h, sees_all, looked, out, base + lay[L_O_RANKS], np.int64(-1))
             out[base + lay[L_O_PRESENT]] = 1.0
             out[base + lay[L_O_ACTIVE]] = 1.0 if (to_act and h == active) else 0.0
             out[base + lay[L_O_HIDDEN]] = (n - known) / 2.0
             out[base + lay[L_O_NCARDS]] = n * fs[F_CARDS]
             out[base + lay[L_O_TOTAL]] = rt.total[pips, ace] / 21.0
             out[base + lay[L_O_SOFT]] = 1.0 if rt.soft[pips, ace] else 0.0
-            out[base + lay[L_O_STAKE]] = st.stake[t, own_slot, h] * chips
-            out[base + lay[L_O_INITIAL]] = st.initial[t, own_slot, h] * chips
-            out[base + lay[L_O_LAST_BUY]] = st.last_buy[t, own_slot, h] * chips
-            out[base + lay[L_O_BUYS]] = st.buys[t, own_slot, h] / 3.0
-            out[base + lay[L_O_TWISTED]] = 1.0 if st.twisted[t, own_slot, h] else 0.0
-            out[base + lay[L_O_DOUBLED]] = 1.0 if st.doubled[t, own_slot, h] else 0.0
-            out[base + lay[L_O_SPLIT]] = 1.0 if st.split[t, own_slot, h] else 0.0
-            out[base + lay[L_O_DONE]] = 1.0 if st.done[t, own_slot, h] else 0.0
-            out[base + lay[L_O_BUST]] = 1.0 if st.bust[t, own_slot, h] else 0.0
-            out[base + lay[L_O_DECLARED]] = 1.0 if st.declared[t, own_slot, h] else 0.0
+            out[base + lay[L_O_STAKE]] = st.hand[t, own_slot, h, HF_STAKE] * chips
+            out[base + lay[L_O_INITIAL]] = st.hand[t, own_slot, h, HF_INITIAL] * chips
+            out[base + lay[L_O_LAST_BUY]] = st.hand[t, own_slot, h, HF_LAST_BUY] * chips
+            out[base + lay[L_O_BUYS]] = st.hand[t, own_slot, h, HF_BUYS] / 3.0
+            out[base + lay[L_O_TWISTED]] = 1.0 if st.hand[t, own_slot, h, HF_TWISTED] else 0.0
+            out[base + lay[L_O_DOUBLED]] = 1.0 if st.hand[t, own_slot, h, HF_DOUBLED] else 0.0
+            out[base + lay[L_O_SPLIT]] = 1.0 if st.hand[t, own_slot, h, HF_SPLIT] else 0.0
+            out[base + lay[L_O_DONE]] = 1.0 if st.hand[t, own_slot, h, HF_DONE] else 0.0
+            out[base + lay[L_O_BUST]] = 1.0 if st.hand[t, own_slot, h, HF_BUST] else 0.0
+            out[base + lay[L_O_DECLARED]] = 1.0 if st.hand[t, own_slot, h, HF_DECLARED] else 0.0
     if seated:
-        count = min(st.n_hands[t, B], lay[L_BANK_COUNT])
+        count = min(st.seat[t, B, SE_N_HANDS], lay[L_BANK_COUNT])
         for h in range(count):
             base = lay[L_BANK] + h * lay[L_BANK_STRIDE]
-            n = st.n_cards[t, B, h]
+            n = st.hand[t, B, h, HF_N_CARDS]
             visible = looked if is_banker else 0
-            known, pips, ace = _write_hand_cards(st, t, B, h, False, visible, out, base + lay[L_B_RANKS], -1)
+            known, pips, ace = _write_hand_cards(st, t, B, h, np.int64(0), visible, out, base + lay[L_B_RANKS], np.int64(-1))
             out[base + lay[L_B_PRESENT]] = 1.0
             out[base + lay[L_B_HIDDEN]] = (n - known) / 2.0
             out[base + lay[L_B_NCARDS]] = n * fs[F_CARDS]
             out[base + lay[L_B_TOTAL]] = rt.total[pips, ace] / 21.0
             out[base + lay[L_B_SOFT]] = 1.0 if rt.soft[pips, ace] else 0.0
-            out[base + lay[L_B_SPLIT]] = 1.0 if st.split[t, B, h] else 0.0
-            out[base + lay[L_B_DONE]] = 1.0 if st.done[t, B, h] else 0.0
+            out[base + lay[L_B_SPLIT]] = 1.0 if st.hand[t, B, h, HF_SPLIT] else 0.0
+            out[base + lay[L_B_DONE]] = 1.0 if st.hand[t, B, h, HF_DONE] else 0.0
     for other in range(S):
         slot = (other - seat) % S
         if slot == 0:
             continue
         base = lay[L_SEATS] + (slot - 1) * lay[L_SEAT_STRIDE]
         pk = -1
-        if seated and other != st.round_banker[t]:
-            pk = (other - st.round_banker[t] - 1) % S
+        if seated and other != st.tab[t, TB_ROUND_BANKER]:
+            pk = (other - st.tab[t, TB_ROUND_BANKER] - 1) % S
         out[base + lay[L_S_IS_BANKER]] = 1.0 if other == banker else 0.0
-        out[base + lay[L_S_IN_ROUND]] = 1.0 if (pk >= 0 and st.n_hands[t, pk] > 0) else 0.0
-        out[base + lay[L_S_BALANCE]] = _squash(st.balance[t, other], unit)
+        out[base + lay[L_S_IN_ROUND]] = 1.0 if (pk >= 0 and st.seat[t, pk, SE_N_HANDS] > 0) else 0.0
+        out[base + lay[L_S_BALANCE]] = _squash(st.seat[t, other, SE_BALANCE], unit)
         if pk < 0:
             continue
-        count = min(st.n_hands[t, pk], lay[L_S_HAND_COUNT])
+        count = min(st.seat[t, pk, SE_N_HANDS], lay[L_S_HAND_COUNT])
         for h in range(count):
             hb = base + lay[L_S_HANDS] + h * lay[L_H_STRIDE]
-            n = st.n_cards[t, pk, h]
-            known, pips, ace = _write_hand_cards(st, t, pk, h, False, 0, out, -1, lay[L_OTHERS])
+            n = st.hand[t, pk, h, HF_N_CARDS]
+            known, pips, ace = _write_hand_cards(st, t, pk, h, np.int64(0), np.int64(0), out, np.int64(-1), lay[L_OTHERS])
             out[hb + lay[L_H_PRESENT]] = 1.0
             out[hb + lay[L_H_NCARDS]] = n * fs[F_CARDS]
             out[hb + lay[L_H_KNOWN]] = known * fs[F_CARDS]
             out[hb + lay[L_H_TOTAL]] = rt.total[pips, ace] / 21.0
             out[hb + lay[L_H_SOFT]] = 1.0 if rt.soft[pips, ace] else 0.0
-            out[hb + lay[L_H_STAKE]] = st.stake[t, pk, h] * chips
-            out[hb + lay[L_H_BUYS]] = st.buys[t, pk, h] / 3.0
-            out[hb + lay[L_H_TWISTED]] = 1.0 if st.twisted[t, pk, h] else 0.0
-            out[hb + lay[L_H_DOUBLED]] = 1.0 if st.doubled[t, pk, h] else 0.0
-            out[hb + lay[L_H_SPLIT]] = 1.0 if st.split[t, pk, h] else 0.0
-            out[hb + lay[L_H_BUST]] = 1.0 if st.bust[t, pk, h] else 0.0
-            out[hb + lay[L_H_DECLARED]] = 1.0 if st.declared[t, pk, h] else 0.0
+            out[hb + lay[L_H_STAKE]] = st.hand[t, pk, h, HF_STAKE] * chips
+            out[hb + lay[L_H_BUYS]] = st.hand[t, pk, h, HF_BUYS] / 3.0
+            out[hb + lay[L_H_TWISTED]] = 1.0 if st.hand[t, pk, h, HF_TWISTED] else 0.0
+            out[hb + lay[L_H_DOUBLED]] = 1.0 if st.hand[t, pk, h, HF_DOUBLED] else 0.0
+            out[hb + lay[L_H_SPLIT]] = 1.0 if st.hand[t, pk, h, HF_SPLIT] else 0.0
+            out[hb + lay[L_H_BUST]] = 1.0 if st.hand[t, pk, h, HF_BUST] else 0.0
+            out[hb + lay[L_H_DECLARED]] = 1.0 if st.hand[t, pk, h, HF_DECLARED] else 0.0
     for i in range(out.size):
         if out[i] > high[i]:
             out[i] = high[i]
@@ -1280,3 +1401,194 @@ def encode_tables(st, rt, cfg, fs, lay, high, idx, seats, out):
 def mask_tables(n, kinds, lows, highs, slot_kind, slot_type, slot_level, mask, amounts):
     for i in range(n.size):
         legal_ids(kinds[i], lows[i], highs[i], n[i], slot_kind, slot_type, slot_level, mask[i], amounts[i])
+
+
+# ---------------------------------------------------------------------------------------- episodes
+# PontoonEnv's episode logic (reset, _advance, _start_round, _draw_learner_seat), per table.
+
+
+@njit(cache=True)
+def _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t):
+    S = cfg[tb.C_SEATS]
+    if ecfg[E_ROLE_BANKER]:
+        ep.learner[t] = st.tab[t, TB_BANKER] if ecfg[E_BANK_ROTATION] else 0
+    elif ecfg[E_LEARNER_SEAT] >= 0:
+        ep.learner[t] = ecfg[E_LEARNER_SEAT]
+    elif ecfg[E_ROUND_EPISODES] or ep.rounds_played[t] == 0:
+        pick = bounded(ep.env_rng, t, S - 1)
+        seat = 0
+        for s in range(S):
+            if s == st.tab[t, TB_BANKER]:
+                continue
+            if pick == 0:
+                seat = s
+                break
+            pick -= 1
+        ep.learner[t] = seat
+    for s in range(S):
+        seat_pol[t, s, 0] = opp_pol[s, 0]
+        seat_pol[t, s, 1] = opp_pol[s, 1]
+    seat_pol[t, ep.learner[t], 0] = -1
+    seat_pol[t, ep.learner[t], 1] = -1
+
+
+@njit(cache=True)
+def _fresh(st, ep, cfg, ecfg, t):
+    fresh_table(st, cfg, t, ecfg[E_SEED], ep.generation[t])
+    ep.env_rng[t] = stream_seed(ecfg[E_SEED], np.int64(STREAM_ENV), t, ep.generation[t])
+    ep.generation[t] += 1
+    ep.rounds_played[t] = 0
+
+
+@njit(cache=True)
+def _start_round(st, rt, cfg, ep, t):
+    ep.rounds_played[t] += 1
+    new_round(st, rt, cfg, t)
+
+
+@njit(cache=True)
+def _pay_out(st, ep, t):
+    """The learner's chips since the last payout become this step's reward."""
+    balance = st.seat[t, ep.learner[t], SE_BALANCE]
+    ep.reward[t] += balance - ep.mark[t]
+    ep.mark[t] = balance
+
+
+@njit(cache=True)
+def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t):
+    """Play on until the learner decides, an external seat decides, or the episode ends."""
+    while True:
+        play(st, rt, cfg, t, pol, seat_pol, optimal, miss, need)
+        if need[t] == NEED_MISS or need[t] == NEED_ERROR:
+            return
+        learner = ep.learner[t]
+        if st.tab[t, TB_PHASE] != PH_OVER:
+            if current_seat(st, cfg, t) == learner:
+                need[t] = NEED_LEARNER
+                if not ep.in_reset[t]:
+                    _pay_out(st, ep, t)
+            else:
+                need[t] = NEED_CALLBACK
+            return
+        if not ep.in_reset[t]:
+            ep.rounds_finished[t] += 1
+            ep.round_result[t] = st.seat[t, learner, SE_RESULT]
+        if ecfg[E_ROUND_EPISODES]:
+            if ep.acted[t]:
+                ep.terminated[t] = True
+                _pay_out(st, ep, t)
+                need[t] = NEED_ENDED
+                return
+            ep.skipped[t] += 1
+            if ep.skipped[t] > MAX_SKIPPED_ROUNDS:
+                st.tab[t, TB_ERROR] = 2
+                need[t] = NEED_ERROR
+                return
+            ep.mark[t] = st.seat[t, learner, SE_BALANCE]
+            _start_round(st, rt, cfg, ep, t)
+            continue
+        if ep.rounds_played[t] >= ecfg[E_SESSION_ROUNDS]:
+            if ep.in_reset[t]:
+                # A session with no decision for the learner: reset deals a fresh one.
+                ep.skipped[t] += 1
+                _fresh(st, ep, cfg, ecfg, t)
+                _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
+                ep.mark[t] = st.seat[t, ep.learner[t], SE_BALANCE]
+                _start_round(st, rt, cfg, ep, t)
+                continue
+            ep.truncated[t] = True
+            _pay_out(st, ep, t)
+            need[t] = NEED_ENDED
+            return
+        _start_round(st, rt, cfg, ep, t)
+
+
+@njit(cache=True)
+def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, fresh):
+    """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
+    for i in range(idx.size):
+        t = idx[i]
+        if fresh[i] or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
+            _fresh(st, ep, cfg, ecfg, t)
+        _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
+        ep.mark[t] = st.seat[t, ep.learner[t], SE_BALANCE]
+        ep.acted[t] = False
+        ep.in_reset[t] = True
+        ep.skipped[t] = 0
+        _start_round(st, rt, cfg, ep, t)
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t)
+
+
+@njit(cache=True)
+def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, kinds, amounts, learner):
+    """Apply one action per table (the learner's where ``learner``, else an external seat's) and play on."""
+    for i in range(idx.size):
+        t = idx[i]
+        apply_action(st, rt, cfg, t, kinds[i], amounts[i])
+        if learner:
+            ep.acted[t] = True
+            ep.in_reset[t] = False
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t)
+
+
+@njit(cache=True)
+def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx):
+    """Play on at tables that paused for a missing optimal-table key (now solved)."""
+    for i in range(idx.size):
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx[i])
+
+
+@njit(cache=True)
+def env_step_ids(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, ids, slot_kind,
+                 slot_type, slot_level, valid):
+    """The learner's action id at every table: checked against the mask (``valid[t]`` False when
+    illegal, nothing applied there), applied and played on elsewhere."""
+    kinds = np.empty(MAX_LEGAL, dtype=np.int64)
+    lows = np.empty(MAX_LEGAL, dtype=np.int64)
+    highs = np.empty(MAX_LEGAL, dtype=np.int64)
+    mask = np.empty(slot_kind.size, dtype=np.bool_)
+    amounts = np.zeros(slot_kind.size, dtype=np.int64)
+    for t in range(ids.size):
+        ep.reward[t] = 0
+        ep.terminated[t] = False
+        ep.truncated[t] = False
+        ep.rounds_finished[t] = 0
+        n = legal(st, rt, cfg, t, kinds, lows, highs)
+        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amounts)
+        a = ids[t]
+        if a < 0 or a >= slot_kind.size or not mask[a]:
+            valid[t] = False
+            continue
+        valid[t] = True
+        apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
+        ep.acted[t] = True
+        ep.in_reset[t] = False
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t)
+
+
+@njit(cache=True)
+def masks_at(st, rt, cfg, idx, slot_kind, slot_type, slot_level, mask, amounts):
+    """The action-id mask of the seat to act at each table of ``idx`` (all False once over)."""
+    kinds = np.empty(MAX_LEGAL, dtype=np.int64)
+    lows = np.empty(MAX_LEGAL, dtype=np.int64)
+    highs = np.empty(MAX_LEGAL, dtype=np.int64)
+    for i in range(idx.size):
+        n = legal(st, rt, cfg, idx[i], kinds, lows, highs)
+        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[i], amounts[i])
+
+
+@njit(cache=True)
+def random_legal_ids(mask, state, out):
+    """A uniformly random legal id per row (for benchmarks and smoke tests)."""
+    for i in range(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                count += 1
+        pick = bounded(state, np.int64(0), count)
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1

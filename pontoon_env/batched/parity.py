@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from pontoon_env.batched import tables as tb
+from pontoon_env.batched.callbacks import seat_view
 from pontoon_env.batched.engine import BatchedEngine
 from pontoon_env.batched.rng import CounterGenerator
 from pontoon_env.encoding import ActionTable, ObservationEncoder
@@ -112,7 +113,10 @@ def lockstep(
                 if not np.array_equal(mask[i], table.mask(game.legal_actions())):
                     raise ParityError(f"{where}: action masks differ")
                 if obs is not None:
-                    expected = encoder.encode(observe(game, int(seats[i])))
+                    view = observe(game, int(seats[i]))
+                    if seat_view(engine, int(t), int(seats[i])) != view:
+                        raise ParityError(f"{where}: seat views differ (batched vs reference)")
+                    expected = encoder.encode(view)
                     _same_obs(obs[i], expected, encoder, f"{where}, seat {seats[i]} to act")
                     counts["observations"] += 1
                 j = int(chooser.integers(n[i]))

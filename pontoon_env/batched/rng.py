@@ -83,7 +83,7 @@ def shuffle_in_place(state: np.ndarray, i: int, values: np.ndarray, n: int) -> N
 @njit(cache=True)
 def _deal_orders(seed: int, first_round: int, n_rounds: int, decks: int) -> np.ndarray:
     size = CARDS_PER_DECK * decks
-    out = np.empty((n_rounds, size), dtype=np.int8)
+    out = np.empty((n_rounds, size), dtype=np.int64)
     state = np.zeros(1, dtype=np.uint64)
     for r in range(n_rounds):
         state[0] = stream_seed(seed, STREAM_DECK, first_round + r, 0)

@@ -1,11 +1,16 @@
-"""The state of N tables as a structure of arrays (one array per field, tables on axis 0).
+"""The state of N tables as a structure of arrays: a few field-indexed arrays, tables on axis 0.
 
 A table's seats are numbered as in :class:`~pontoon_env.PontoonGame`. Hands are stored by *slot*:
 slots ``0 .. P-1`` are the players in turn order from the round's banker's left (the reference's
 ``game.players`` list) and slot ``P`` is the banker, so the compiled loops walk a round in the
-same order as the reference engine. The pack is a circular buffer (``pack``, ``head``, ``size``)
-with the used pile beside it (``discards``), so cards go under the pack or onto the used pile in
-the reference's order.
+same order as the reference engine. The pack is a circular buffer (``pack``, ``TB_HEAD``,
+``TB_SIZE``) with the used pile beside it (``discards``).
+
+The fields live in a handful of arrays indexed by field constants rather than one array per field:
+the compiled functions then take ten arrays, not fifty, which keeps numba's compile time short
+(one integer type throughout, so that no function is compiled twice for two argument types).
+Python code reads them through the named views of :class:`TableState` (``state.phase``,
+``state.balance``, ``state.n_cards`` ...).
 """
 
 from __future__ import annotations
@@ -14,89 +19,298 @@ from typing import NamedTuple
 
 import numpy as np
 
+TABLE_FIELDS = ('phase', 'step', 'turn', 'banker', 'round_banker', 'seated', 'round_index', 'dealer_rounds', 'had_natural', 'banker_natural', 'stakes_doubled', 'looked', 'banker_active', 'asked_double', 'started', 'take_step', 'n_candidates', 'n_holders', 'head', 'size', 'n_discards', 'fresh', 'error')
+"""Per-table scalars (``tab[:, TB_*]``)."""
+SEAT_FIELDS = ('balance', 'result', 'n_hands', 'active', 'candidates', 'holders')
+"""Per-seat values (``seat[:, s, SE_*]``); ``candidates`` and ``holders`` are lists indexed like seats."""
+HAND_FIELDS = ('n_cards', 'pips', 'ace', 'stake', 'initial', 'split', 'last_buy', 'buys', 'twisted', 'doubled', 'done', 'bust', 'settled', 'declared', 'returned', 'payout')
+"""Per-hand values (``hand[:, slot, h, HF_*]``)."""
+
+TB_PHASE = 0
+TB_STEP = 1
+TB_TURN = 2
+TB_BANKER = 3
+TB_ROUND_BANKER = 4
+TB_SEATED = 5
+TB_ROUND_INDEX = 6
+TB_DEALER_ROUNDS = 7
+TB_HAD_NATURAL = 8
+TB_BANKER_NATURAL = 9
+TB_STAKES_DOUBLED = 10
+TB_LOOKED = 11
+TB_BANKER_ACTIVE = 12
+TB_ASKED_DOUBLE = 13
+TB_STARTED = 14
+TB_TAKE_STEP = 15
+TB_N_CANDIDATES = 16
+TB_N_HOLDERS = 17
+TB_HEAD = 18
+TB_SIZE = 19
+TB_N_DISCARDS = 20
+TB_FRESH = 21
+TB_ERROR = 22
+SE_BALANCE = 0
+SE_RESULT = 1
+SE_N_HANDS = 2
+SE_ACTIVE = 3
+SE_CANDIDATES = 4
+SE_HOLDERS = 5
+HF_N_CARDS = 0
+HF_PIPS = 1
+HF_ACE = 2
+HF_STAKE = 3
+HF_INITIAL = 4
+HF_SPLIT = 5
+HF_LAST_BUY = 6
+HF_BUYS = 7
+HF_TWISTED = 8
+HF_DOUBLED = 9
+HF_DONE = 10
+HF_BUST = 11
+HF_SETTLED = 12
+HF_DECLARED = 13
+HF_RETURNED = 14
+HF_PAYOUT = 15
+
 
 class TableState(NamedTuple):
-    """Every field of N tables; see :func:`new_state` for shapes and meanings."""
+    """N tables (see the module docstring); field views for Python code below."""
 
-    # the round
-    phase: np.ndarray  # int8 [N]: pontoon_env.Phase
-    step: np.ndarray  # int8 [N]: the automatic step the round is at (kernel.ST_*)
-    turn: np.ndarray  # int8 [N]: player slot whose turn a per-player step is at
-    banker: np.ndarray  # int8 [N]: game.banker
-    round_banker: np.ndarray  # int8 [N]: game.banker_seat_of_round
-    seated: np.ndarray  # bool [N]: game.players is not empty
-    round_index: np.ndarray  # int64 [N]
-    dealer_rounds: np.ndarray  # int64 [N]
-    had_natural: np.ndarray  # bool [N]
-    banker_natural: np.ndarray  # bool [N]
-    stakes_doubled: np.ndarray  # bool [N]
-    looked: np.ndarray  # int8 [N]: cards the banker has looked at
-    banker_active: np.ndarray  # int8 [N]
-    asked_double: np.ndarray  # bool [N]
-    started: np.ndarray  # bool [N]: a round was ever started (game._round_started)
-    take_step: np.ndarray  # bool [N]: this round began with a take-over offer
-    n_candidates: np.ndarray  # int8 [N]
-    candidates: np.ndarray  # int8 [N, S]: players offered the bank (2011), in priority order
-    n_holders: np.ndarray  # int8 [N]
-    holders: np.ndarray  # int8 [N, S]: seats holding an unsplit natural at the deal, in turn order
-    # the pack
-    pack: np.ndarray  # int8 [N, K]: circular buffer, top at head
-    head: np.ndarray  # int32 [N]
-    size: np.ndarray  # int32 [N]: cards in the pack
-    discards: np.ndarray  # int8 [N, K]
-    n_discards: np.ndarray  # int32 [N]
-    seen: np.ndarray  # int32 [N, 13]: ranks shown since the last shuffle
-    fresh: np.ndarray  # int32 [N]: cards left that were in the pack at the last shuffle
+    tab: np.ndarray  # int64 [N, len(TABLE_FIELDS)]
+    seat: np.ndarray  # int64 [N, S, len(SEAT_FIELDS)]
+    hand: np.ndarray  # int64 [N, S, H, len(HAND_FIELDS)]
+    cards: np.ndarray  # int64 [N, S, H, C]
+    public: np.ndarray  # int8 [N, S, H, C]: 1 where the card lies face up
+    pack: np.ndarray  # int64 [N, K]: circular buffer, top at TB_HEAD
+    discards: np.ndarray  # int64 [N, K]
+    seen: np.ndarray  # int64 [N, 13]: ranks shown since the last shuffle
     rng: np.ndarray  # uint64 [N]: the pack's stream
     seat_rng: np.ndarray  # uint64 [N * S]: each seat's stream (random seats)
-    error: np.ndarray  # int8 [N]: 1 = the pack ran out (DeckError)
-    # chips
-    balance: np.ndarray  # int64 [N, S]
-    result: np.ndarray  # int64 [N, S]: this round's ledger result per seat
-    # hands by slot
-    n_hands: np.ndarray  # int8 [N, S]
-    active: np.ndarray  # int8 [N, S]
-    n_cards: np.ndarray  # int8 [N, S, H]
-    pips: np.ndarray  # int16 [N, S, H]
-    ace: np.ndarray  # bool [N, S, H]
-    stake: np.ndarray  # int64 [N, S, H]
-    initial: np.ndarray  # int64 [N, S, H]
-    split: np.ndarray  # bool [N, S, H]
-    last_buy: np.ndarray  # int64 [N, S, H]
-    buys: np.ndarray  # int8 [N, S, H]
-    twisted: np.ndarray  # bool [N, S, H]
-    doubled: np.ndarray  # bool [N, S, H]
-    done: np.ndarray  # bool [N, S, H]
-    bust: np.ndarray  # bool [N, S, H]
-    settled: np.ndarray  # bool [N, S, H]
-    declared: np.ndarray  # bool [N, S, H]
-    returned: np.ndarray  # bool [N, S, H]
-    payout: np.ndarray  # int64 [N, S, H]
-    cards: np.ndarray  # int8 [N, S, H, C]
-    public: np.ndarray  # bool [N, S, H, C]
+
+    @property
+    def phase(self) -> np.ndarray:
+        return self.tab[:, TB_PHASE]
+
+    @property
+    def step(self) -> np.ndarray:
+        return self.tab[:, TB_STEP]
+
+    @property
+    def turn(self) -> np.ndarray:
+        return self.tab[:, TB_TURN]
+
+    @property
+    def banker(self) -> np.ndarray:
+        return self.tab[:, TB_BANKER]
+
+    @property
+    def round_banker(self) -> np.ndarray:
+        return self.tab[:, TB_ROUND_BANKER]
+
+    @property
+    def seated(self) -> np.ndarray:
+        return self.tab[:, TB_SEATED]
+
+    @property
+    def round_index(self) -> np.ndarray:
+        return self.tab[:, TB_ROUND_INDEX]
+
+    @property
+    def dealer_rounds(self) -> np.ndarray:
+        return self.tab[:, TB_DEALER_ROUNDS]
+
+    @property
+    def had_natural(self) -> np.ndarray:
+        return self.tab[:, TB_HAD_NATURAL]
+
+    @property
+    def banker_natural(self) -> np.ndarray:
+        return self.tab[:, TB_BANKER_NATURAL]
+
+    @property
+    def stakes_doubled(self) -> np.ndarray:
+        return self.tab[:, TB_STAKES_DOUBLED]
+
+    @property
+    def looked(self) -> np.ndarray:
+        return self.tab[:, TB_LOOKED]
+
+    @property
+    def banker_active(self) -> np.ndarray:
+        return self.tab[:, TB_BANKER_ACTIVE]
+
+    @property
+    def asked_double(self) -> np.ndarray:
+        return self.tab[:, TB_ASKED_DOUBLE]
+
+    @property
+    def started(self) -> np.ndarray:
+        return self.tab[:, TB_STARTED]
+
+    @property
+    def take_step(self) -> np.ndarray:
+        return self.tab[:, TB_TAKE_STEP]
+
+    @property
+    def n_candidates(self) -> np.ndarray:
+        return self.tab[:, TB_N_CANDIDATES]
+
+    @property
+    def n_holders(self) -> np.ndarray:
+        return self.tab[:, TB_N_HOLDERS]
+
+    @property
+    def head(self) -> np.ndarray:
+        return self.tab[:, TB_HEAD]
+
+    @property
+    def size(self) -> np.ndarray:
+        return self.tab[:, TB_SIZE]
+
+    @property
+    def n_discards(self) -> np.ndarray:
+        return self.tab[:, TB_N_DISCARDS]
+
+    @property
+    def fresh(self) -> np.ndarray:
+        return self.tab[:, TB_FRESH]
+
+    @property
+    def error(self) -> np.ndarray:
+        return self.tab[:, TB_ERROR]
+
+    @property
+    def balance(self) -> np.ndarray:
+        return self.seat[:, :, SE_BALANCE]
+
+    @property
+    def result(self) -> np.ndarray:
+        return self.seat[:, :, SE_RESULT]
+
+    @property
+    def n_hands(self) -> np.ndarray:
+        return self.seat[:, :, SE_N_HANDS]
+
+    @property
+    def active(self) -> np.ndarray:
+        return self.seat[:, :, SE_ACTIVE]
+
+    @property
+    def candidates(self) -> np.ndarray:
+        return self.seat[:, :, SE_CANDIDATES]
+
+    @property
+    def holders(self) -> np.ndarray:
+        return self.seat[:, :, SE_HOLDERS]
+
+    @property
+    def n_cards(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_N_CARDS]
+
+    @property
+    def pips(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_PIPS]
+
+    @property
+    def ace(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_ACE]
+
+    @property
+    def stake(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_STAKE]
+
+    @property
+    def initial(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_INITIAL]
+
+    @property
+    def split(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_SPLIT]
+
+    @property
+    def last_buy(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_LAST_BUY]
+
+    @property
+    def buys(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_BUYS]
+
+    @property
+    def twisted(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_TWISTED]
+
+    @property
+    def doubled(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_DOUBLED]
+
+    @property
+    def done(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_DONE]
+
+    @property
+    def bust(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_BUST]
+
+    @property
+    def settled(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_SETTLED]
+
+    @property
+    def declared(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_DECLARED]
+
+    @property
+    def returned(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_RETURNED]
+
+    @property
+    def payout(self) -> np.ndarray:
+        return self.hand[:, :, :, HF_PAYOUT]
+
 
 
 def new_state(n_tables: int, num_seats: int, hand_cards: int, pack_size: int, max_hands: int = 4) -> TableState:
     """Zeroed state for ``n_tables`` tables of ``num_seats`` seats (the kernel deals them)."""
-    n, s, h, c, k = n_tables, num_seats, max_hands, hand_cards, pack_size
-
-    def z(shape: tuple[int, ...], dtype: type) -> np.ndarray:
-        return np.zeros(shape, dtype=dtype)
-
-    b, i8, i16, i32, i64 = np.bool_, np.int8, np.int16, np.int32, np.int64
+    n, s, h = n_tables, num_seats, max_hands
     return TableState(
-        phase=z((n,), i8), step=z((n,), i8), turn=z((n,), i8), banker=z((n,), i8), round_banker=z((n,), i8),
-        seated=z((n,), b), round_index=z((n,), i64), dealer_rounds=z((n,), i64), had_natural=z((n,), b),
-        banker_natural=z((n,), b), stakes_doubled=z((n,), b), looked=z((n,), i8), banker_active=z((n,), i8),
-        asked_double=z((n,), b), started=z((n,), b), take_step=z((n,), b), n_candidates=z((n,), i8),
-        candidates=z((n, s), i8), n_holders=z((n,), i8), holders=z((n, s), i8),
-        pack=z((n, k), i8), head=z((n,), i32), size=z((n,), i32), discards=z((n, k), i8), n_discards=z((n,), i32),
-        seen=z((n, 13), i32), fresh=z((n,), i32), rng=z((n,), np.uint64), seat_rng=z((n * s,), np.uint64),
-        error=z((n,), i8), balance=z((n, s), i64), result=z((n, s), i64),
-        n_hands=z((n, s), i8), active=z((n, s), i8), n_cards=z((n, s, h), i8), pips=z((n, s, h), i16),
-        ace=z((n, s, h), b), stake=z((n, s, h), i64), initial=z((n, s, h), i64), split=z((n, s, h), b),
-        last_buy=z((n, s, h), i64), buys=z((n, s, h), i8), twisted=z((n, s, h), b), doubled=z((n, s, h), b),
-        done=z((n, s, h), b), bust=z((n, s, h), b), settled=z((n, s, h), b), declared=z((n, s, h), b),
-        returned=z((n, s, h), b), payout=z((n, s, h), i64), cards=z((n, s, h, c), i8),
-        public=z((n, s, h, c), b),
+        tab=np.zeros((n, len(TABLE_FIELDS)), dtype=np.int64),
+        seat=np.zeros((n, s, len(SEAT_FIELDS)), dtype=np.int64),
+        hand=np.zeros((n, s, h, len(HAND_FIELDS)), dtype=np.int64),
+        cards=np.zeros((n, s, h, hand_cards), dtype=np.int64),
+        public=np.zeros((n, s, h, hand_cards), dtype=np.int8),
+        pack=np.zeros((n, pack_size), dtype=np.int64),
+        discards=np.zeros((n, pack_size), dtype=np.int64),
+        seen=np.zeros((n, 13), dtype=np.int64),
+        rng=np.zeros(n, dtype=np.uint64),
+        seat_rng=np.zeros(n * s, dtype=np.uint64),
+    )
+
+
+class EpisodeState(NamedTuple):
+    """Per-table episode bookkeeping of the vector environment (PontoonEnv's private fields)."""
+
+    learner: np.ndarray  # int64 [N]: the learner's seat this episode
+    acted: np.ndarray  # bool [N]: the learner acted in the current round
+    in_reset: np.ndarray  # bool [N]: the episode has not had its first learner decision yet
+    rounds_played: np.ndarray  # int64 [N]: rounds started on this table since it was fresh
+    mark: np.ndarray  # int64 [N]: the learner's balance already paid out as reward
+    generation: np.ndarray  # int64 [N]: fresh tables so far (keys the pack's stream)
+    env_rng: np.ndarray  # uint64 [N]: episode draws (the learner's seat)
+    reward: np.ndarray  # int64 [N]: chips for the learner this step
+    terminated: np.ndarray  # bool [N]
+    truncated: np.ndarray  # bool [N]
+    rounds_finished: np.ndarray  # int32 [N]: rounds that ended during this step
+    round_result: np.ndarray  # int64 [N]: the learner's result in the last of them
+    skipped: np.ndarray  # int32 [N]: rounds without a learner decision while resetting
+
+
+def new_episode_state(n_tables: int) -> EpisodeState:
+    """Zeroed episode bookkeeping for ``n_tables`` tables."""
+    z = np.zeros
+    return EpisodeState(
+        learner=z(n_tables, np.int64), acted=z(n_tables, np.bool_), in_reset=z(n_tables, np.bool_),
+        rounds_played=z(n_tables, np.int64), mark=z(n_tables, np.int64), generation=z(n_tables, np.int64),
+        env_rng=z(n_tables, np.uint64), reward=z(n_tables, np.int64), terminated=z(n_tables, np.bool_),
+        truncated=z(n_tables, np.bool_), rounds_finished=z(n_tables, np.int32), round_result=z(n_tables, np.int64),
+        skipped=z(n_tables, np.int32),
     )
