@@ -1592,3 +1592,20 @@ def random_legal_ids(mask, state, out):
                     out[i] = a
                     break
                 pick -= 1
+
+
+@njit(cache=True)
+def env_outputs(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, final, final_obs):
+    """Every table's learner observation and action mask (and, where ``final``, the observation of
+    the episode that just ended, taken before the autoreset), in one pass."""
+    kinds = np.empty(MAX_LEGAL, dtype=np.int64)
+    lows = np.empty(MAX_LEGAL, dtype=np.int64)
+    highs = np.empty(MAX_LEGAL, dtype=np.int64)
+    amounts = np.zeros(slot_kind.size, dtype=np.int64)
+    for t in range(obs.shape[0]):
+        if final is not None and final[t]:
+            encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
+            continue
+        encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], obs[t])
+        n = legal(st, rt, cfg, t, kinds, lows, highs)
+        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[t], amounts)

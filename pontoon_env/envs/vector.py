@@ -1,0 +1,300 @@
+"""Native vector environments: ``gymnasium.make_vec("Pontoon-v0", num_envs=N)`` on the batched engine.
+
+:class:`PontoonVectorEnv` is a Gymnasium :class:`~gymnasium.vector.VectorEnv` over
+:class:`~pontoon_env.batched.engine.BatchedEngine`: ``num_envs`` tables stepped in one compiled
+call, with the single environment's observation encoding, action ids, episodes and rewards
+(:class:`~pontoon_env.envs.gymnasium_env.PontoonEnv`: round or session episodes, skipped rounds,
+the learner's seat, opponents, ``illegal_action``). Scripted opponents play inside the compiled
+loop; any other policy (``banker_smart``, a trained checkpoint, an object with ``act`` or
+``act_batch``) answers for all waiting tables in one call per step
+(:mod:`pontoon_env.batched.callbacks`).
+
+Autoreset: ``AutoresetMode.SAME_STEP``. A table whose episode ends in a step starts its next
+episode in the same step; the returned observation and ``info["action_mask"]`` are the new
+episode's (never all False), and the ended episode's last observation is
+``info["final_obs"][i]`` where ``info["_final_obs"][i]`` (a dense ``float32`` array, not
+Gymnasium's object array, so that 4096 tables cost one copy).
+
+``info`` (arrays of length ``num_envs``): ``action_mask``, ``seat``, ``role``, ``balance``,
+``round_index``; ``round_result`` (the learner's result in the last round finished during the
+step, chips) with ``_round_result``; ``illegal_action`` (the reason) with ``_illegal_action``
+where ``illegal_action="penalty"`` ended an episode; ``final_obs`` / ``_final_obs``; at ``reset``
+``skipped_rounds``. Only ``info_level="basic"`` and no rendering: use the single environment (or
+:func:`reference_vector_env`) for round reports and pictures.
+
+Rules the batched engine does not play (``shoot``, the Vingt-Un presets, finite bankrolls, bank
+sales) get :func:`reference_vector_env` from :func:`make_vector_env`: the same API over
+:class:`~gymnasium.vector.SyncVectorEnv` of the single environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from gymnasium.vector.utils import batch_space
+
+from pontoon_env.batched import kernel as kn
+from pontoon_env.batched import tables as tb
+from pontoon_env.batched.callbacks import decide_batch
+from pontoon_env.batched.engine import BatchedEngine, NotNativeError, check_ids
+from pontoon_env.batched.state import new_episode_state
+from pontoon_env.envs.gymnasium_env import PontoonEnv
+from pontoon_env.game.actions import IllegalActionError
+from pontoon_env.game.checks import require_int
+
+__all__ = ["PontoonVectorEnv", "make_vector_env", "reference_vector_env"]
+
+
+class PontoonVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` Pontoon tables on the batched engine (see the module docstring).
+
+    Args:
+        num_envs: tables.
+        autoreset_mode: ``AutoresetMode.SAME_STEP`` (the only mode; given for explicitness).
+        **kwargs: every argument of :class:`PontoonEnv` (``rules``, ``role``, ``num_players``,
+            ``learner_seat``, ``opponents``, ``episode``, ``session_rounds``, ``bank_rotation``,
+            ``action_levels``, ``illegal_action``, ``illegal_penalty``, ``dict_observation``).
+
+    Raises:
+        NotNativeError: rules the batched engine does not play (use :func:`make_vector_env`).
+        ValueError: an argument the single environment refuses, or one this one does not offer.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+                 **kwargs: Any) -> None:
+        num_envs = require_int("num_envs", num_envs, 1)
+        mode = AutoresetMode(autoreset_mode) if not isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+        if mode != AutoresetMode.SAME_STEP:
+            raise ValueError(f"autoreset_mode: PontoonVectorEnv autoresets in the same step (SAME_STEP), got {mode}")
+        if kwargs.get("render_mode") is not None:
+            raise ValueError("render_mode: the native vector environment does not render; use PontoonEnv")
+        if kwargs.get("info_level", "basic") != "basic":
+            raise ValueError(
+                f"info_level: the native vector environment gives info_level='basic' only, got {kwargs['info_level']!r} "
+                "(round reports come from the single environment)"
+            )
+        kwargs.pop("max_episode_steps", None)
+        single = PontoonEnv(**kwargs)  # every argument checked exactly as the single environment does
+        problem = tb.native_problem(single.rules)
+        if problem is not None:
+            raise NotNativeError(f"rules {single.rules.preset!r}: {problem}; use make_vector_env for a reference-engine vector env")
+        self.single = single
+        self.rules = single.rules
+        self.num_envs = num_envs
+        self.num_players = single.num_players
+        self.role = single.role
+        self.episode = single.episode
+        self.illegal_action = single.illegal_action
+        self.illegal_penalty = single.illegal_penalty
+        self.dict_observation = single.dict_observation
+        self.engine = BatchedEngine(self.rules, single.num_players, num_envs, seed=0,
+                                    action_levels=single.table.config())
+        self.table = self.engine.table
+        S = self.engine.num_seats
+        self.opp_pol = np.full((S, 2), -1, dtype=np.int64)
+        self.callbacks: dict[tuple[int, int], Any] = {}
+        for seat in range(S):
+            for role in (0, 1):
+                policy = single.opponents.policy(seat, role == 1)
+                rows = self.engine.policy_rows(policy)
+                if rows is None:
+                    self.callbacks[(seat, role)] = policy
+                else:
+                    self.opp_pol[seat, role] = rows[role]
+        self.ep = new_episode_state(num_envs)
+        self.ecfg = np.zeros(kn.E_N, dtype=np.int64)
+        self.ecfg[kn.E_ROUND_EPISODES] = single.episode == "round"
+        self.ecfg[kn.E_SESSION_ROUNDS] = single.session_rounds
+        self.ecfg[kn.E_ROLE_BANKER] = single.role == "banker"
+        self.ecfg[kn.E_LEARNER_SEAT] = -1 if single.learner_seat is None else single.learner_seat
+        self.ecfg[kn.E_BANK_ROTATION] = single.bank_rotation
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.metadata = dict(self.metadata)
+        self._obs = np.zeros((num_envs, self.engine.encoder.size), dtype=np.float32)
+        self._final = np.zeros_like(self._obs)
+        self._mask = np.zeros((num_envs, self.table.n), dtype=np.bool_)
+        self._started = False
+        self._rngs = [np.random.default_rng(t) for t in range(num_envs)]
+
+    # ------------------------------------------------------------------------------ Gymnasium API
+
+    @property
+    def action_names(self) -> list[str]:
+        return list(self.table.names)
+
+    def checkpoint_config(self) -> dict[str, Any]:
+        """The single environment's checkpoint config (a model trained here plays there)."""
+        return self.single.checkpoint_config()
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean masks ``[num_envs, n_actions]`` of the legal ids now (never all False)."""
+        return self._mask
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start an episode at every table; ``seed`` (an int) makes fresh tables from that seed."""
+        if options:
+            raise ValueError(f"reset options: the native vector environment takes none, got {sorted(options)}")
+        fresh = np.zeros(self.num_envs, dtype=np.bool_)
+        if seed is not None or not self._started:
+            base = require_int("seed", seed, 0) if seed is not None else int(np.random.SeedSequence().entropy % 2**62)
+            self.ecfg[kn.E_SEED] = base
+            self.ep.generation[:] = 0
+            self._rngs = [np.random.default_rng([base, t]) for t in range(self.num_envs)]
+            fresh[:] = True
+        self._started = True
+        self.ep.reward[:] = 0
+        self.ep.terminated[:] = False
+        self.ep.truncated[:] = False
+        self.ep.rounds_finished[:] = 0
+        self._begin(self.engine.all, fresh)
+        self._outputs(None)
+        info = self._info()
+        info["skipped_rounds"] = self.ep.skipped.copy()
+        return self._observation(), info
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        ids = check_ids(actions, self.num_envs, self.table.n)
+        rows = np.arange(self.num_envs)
+        legal_now = self._mask[rows, ids]
+        if self.illegal_action == "raise" and not legal_now.all():
+            i = int(np.flatnonzero(~legal_now)[0])
+            raise IllegalActionError(f"table {i}: {self._illegal_message(i, int(ids[i]))}")
+        messages = {int(i): self._illegal_message(int(i), int(ids[i])) for i in np.flatnonzero(~legal_now)}
+        valid = np.ones(self.num_envs, dtype=np.bool_)
+        e = self.engine
+        kn.env_step_ids(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
+                        e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level, valid)
+        self._drive()
+        invalid = ~valid
+        ended = (e.need == kn.NEED_ENDED) | invalid
+        rewards = self.ep.reward / self.rules.min_stake
+        rewards[invalid] = self.illegal_penalty
+        terminated = self.ep.terminated | invalid
+        truncated = self.ep.truncated.copy()
+        finished = self.ep.rounds_finished > 0
+        round_result = self.ep.round_result.copy()
+        if ended.any():
+            kn.env_outputs(e.state, e.rt, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
+                           e.slot_level, self._obs, self._mask, ended, self._final)
+            restart = np.flatnonzero(ended)
+            self._begin(restart, invalid[restart] | (self.episode == "session"))
+        self._outputs(None)
+        info = self._info()
+        info["round_result"], info["_round_result"] = round_result, finished
+        if ended.any():
+            info["final_obs"], info["_final_obs"] = self._final.copy(), ended
+        if messages:
+            reasons = np.full(self.num_envs, "", dtype=object)
+            for i, text in messages.items():
+                reasons[i] = text
+            info["illegal_action"], info["_illegal_action"] = reasons, invalid
+        return self._observation(), rewards.astype(np.float64), terminated, truncated, info
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.single.close()
+
+    # ------------------------------------------------------------------------------ internals
+
+    def _illegal_message(self, i: int, action: int) -> str:
+        ids = {int(a): None for a in np.flatnonzero(self._mask[i])}
+        seat = int(self.ep.learner[i])
+        return f"seat {seat}: " + self.table.illegal_message(action, ids)  # type: ignore[arg-type]
+
+    def _begin(self, idx: np.ndarray, fresh: np.ndarray) -> None:
+        e = self.engine
+        kn.env_begin(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
+                     e.miss, e.need, np.asarray(idx, dtype=np.int64), np.asarray(fresh, dtype=np.bool_))
+        self._drive()
+
+    def _drive(self) -> None:
+        """Answer the tables waiting for an optimal-table key or a callback seat until every table
+        waits for its learner (or has ended its episode)."""
+        e = self.engine
+        while True:
+            bad = np.flatnonzero(e.need == kn.NEED_ERROR)
+            if bad.size:
+                t = int(bad[0])
+                if e.state.error[t] == 2:
+                    raise RuntimeError(f"table {t}: the learner had no decision in {kn.MAX_SKIPPED_ROUNDS} rounds")
+                e.check_errors(bad)
+            missing = np.flatnonzero(e.need == kn.NEED_MISS)
+            if missing.size:
+                e.solve_misses(missing)
+                kn.env_resume(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
+                              e.optimal.moves, e.miss, e.need, missing.astype(np.int64))
+                continue
+            waiting = np.flatnonzero(e.need == kn.NEED_CALLBACK)
+            if not waiting.size:
+                return
+            seats = e.current_seats(waiting)
+            roles = kn.PH_BANKER_DOUBLE == e.state.phase[waiting]
+            roles |= e.state.phase[waiting] == kn.PH_BANKER_TURN
+            for (seat, role), policy in self.callbacks.items():
+                pick = (seats == seat) & (roles == bool(role))
+                if not pick.any():
+                    continue
+                tables = waiting[pick].astype(np.int64)
+                kinds, amounts = decide_batch(e, policy, tables, seats[pick], self._rngs)
+                kn.env_apply(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
+                             e.optimal.moves, e.miss, e.need, tables, kinds, amounts, False)
+            if not np.isin(seats, [seat for seat, _ in self.callbacks]).any():
+                raise RuntimeError(f"table {int(waiting[0])}: seat {int(seats[0])} waits for a policy nobody drives")
+
+    def _outputs(self, final: np.ndarray | None) -> None:
+        e = self.engine
+        kn.env_outputs(e.state, e.rt, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
+                       e.slot_level, self._obs, self._mask, final, self._final)
+
+    def _observation(self) -> Any:
+        if self.dict_observation:
+            return {"observation": self._obs.copy(), "action_mask": self._mask.astype(np.int8)}
+        return self._obs.copy()
+
+    def _info(self) -> dict[str, Any]:
+        st = self.engine.state
+        seats = self.ep.learner.copy()
+        rows = np.arange(self.num_envs)
+        banker = np.where(st.seated, st.round_banker, st.banker)
+        return {
+            "action_mask": self._mask.copy(),
+            "seat": seats,
+            "role": np.where(banker == seats, "banker", "player"),
+            "balance": st.balance[rows, seats].copy(),
+            "round_index": st.round_index.copy(),
+        }
+
+
+class ReferenceVectorEnv(SyncVectorEnv):
+    """The single environment in a :class:`SyncVectorEnv` (SAME_STEP autoreset), with the native
+    vector environment's :meth:`action_masks`, for rules the batched engine does not play."""
+
+    def action_masks(self) -> np.ndarray:
+        return np.stack([env.unwrapped.action_masks() for env in self.envs])
+
+
+def reference_vector_env(num_envs: int = 1, **kwargs: Any) -> ReferenceVectorEnv:
+    """``num_envs`` single environments on the reference engine behind the vector API."""
+    num_envs = require_int("num_envs", num_envs, 1)
+    kwargs.pop("max_episode_steps", None)
+    return ReferenceVectorEnv([lambda: PontoonEnv(**kwargs) for _ in range(num_envs)],
+                              autoreset_mode=AutoresetMode.SAME_STEP)
+
+
+def make_vector_env(num_envs: int = 1, **kwargs: Any) -> gym.vector.VectorEnv:
+    """The ``vector_entry_point`` of ``Pontoon-v0`` / ``PontoonBanker-v0``: native where the batched
+    engine plays the rules (:class:`PontoonVectorEnv`), else :func:`reference_vector_env`."""
+    try:
+        return PontoonVectorEnv(num_envs=num_envs, **kwargs)
+    except NotNativeError:
+        return reference_vector_env(num_envs=num_envs, **kwargs)
