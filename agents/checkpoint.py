@@ -192,6 +192,32 @@ def check_compatible(
         raise CheckpointError(f"{headline}{where}:\n  - " + "\n  - ".join(differences))
 
 
+def config_file_for(model_path: str | Path) -> Path:
+    """Where the run config of a model file goes: ``config.json`` beside a run's ``model.zip``,
+    ``<stem>.json`` beside any other model file (``checkpoints/step_N.json``), as
+    :func:`config_path` looks for them."""
+    model_path = Path(model_path)
+    return model_path.parent / CONFIG_FILE if model_path.name == MODEL_FILE else model_path.with_suffix(".json")
+
+
+def save_checkpoint(model: Any, path: str | Path, config: Mapping[str, Any]) -> Path:
+    """Save a model and its run config where :func:`read_config` will find them; return the model file."""
+    model_path = Path(path)
+    model_path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(model_path))
+    config_file_for(model_path).write_text(json.dumps(config, indent=2, default=_jsonable) + "\n")
+    return model_path
+
+
+def _jsonable(value: Any) -> Any:
+    """numpy numbers as Python numbers, anything else as its text (configs stay plain JSON)."""
+    for method in ("tolist", "item"):  # numpy arrays and numbers
+        convert = getattr(value, method, None)
+        if callable(convert):
+            return convert()
+    return str(value)
+
+
 def table_rules(rules: RulesSpec, num_players: int) -> Rules:
     """The rules a table of ``num_players`` really plays: the engine adds a second deck above seven
     players (D18), and a checkpoint's config records the rules after that change."""
@@ -244,6 +270,21 @@ def env_kwargs(config: Mapping[str, Any]) -> dict[str, Any]:
     return kwargs
 
 
+def _archive_problem(model_path: Path) -> str:
+    """What is wrong with a model archive, or ``""``. ``zipfile.is_zipfile`` is not enough: a
+    model holds zip-format torch files, so half an archive still "is" a zip (the inner one's)."""
+    try:
+        with zipfile.ZipFile(model_path) as archive:
+            if "data" not in archive.namelist():
+                return "no Stable-Baselines3 'data' entry"
+            broken = archive.testzip()
+            if broken is not None:
+                return f"entry {broken!r} fails its checksum"
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:
+        return f"{type(error).__name__}: {error}"
+    return ""
+
+
 def load_model(path: str | Path, algo: str | None = None, *, env: Any = None, **load_kwargs: Any) -> Any:
     """Load a Stable-Baselines3 model: with the config's ``algo``, else trying MaskablePPO, PPO, A2C, DQN.
 
@@ -255,9 +296,10 @@ def load_model(path: str | Path, algo: str | None = None, *, env: Any = None, **
             not a model), with each loader's complaint.
     """
     model_path = find_checkpoint(path)
-    if not zipfile.is_zipfile(model_path):
+    problem = _archive_problem(model_path)
+    if problem:
         raise CheckpointError(
-            f"checkpoint {str(model_path)!r} is not a readable model archive (truncated or corrupt?); "
+            f"checkpoint {str(model_path)!r} is not a readable model archive ({problem}: truncated or corrupt?); "
             "train again or pick another checkpoint"
         )
     errors = []

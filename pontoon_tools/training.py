@@ -9,7 +9,7 @@ scripted or saved opponents, and writes a *run directory*::
         eval_history.csv     the learning curve: EV at fixed baseline tables during training
         eval_history.json    (same, as JSON)
         vecnormalize.pkl     reward-normalisation statistics (to resume training)
-        checkpoints/         step_<N>.zip every --checkpoint-freq steps (+ their config.json)
+        checkpoints/         step_<N>.zip every --checkpoint-freq steps, each with its step_<N>.json config
         tb/                  TensorBoard logs (tensorboard --logdir runs/)
 
 ``--role both`` alternates: generation ``g`` trains the player against the banker of generation
@@ -46,7 +46,15 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agents.checkpoint import CONFIG_FILE, MODEL_FILE, CheckpointError, check_compatible, load_model, read_config
+from agents.checkpoint import (
+    CONFIG_FILE,
+    MODEL_FILE,
+    CheckpointError,
+    check_compatible,
+    load_model,
+    read_config,
+    save_checkpoint,
+)
 from pontoon_env.encoding import ActionLevels
 from pontoon_env.game.rules import PRESETS, Rules, resolve_rules
 from pontoon_env.game.runner import decide
@@ -468,7 +476,11 @@ def progress_bar(total: int) -> Any:
 
     class _Bar(callbacks.ProgressBarCallback):
         def _on_training_start(self) -> None:
-            self.pbar = callbacks.tqdm(total=total)
+            import warnings
+
+            with warnings.catch_warnings():  # tqdm calls its rich bar experimental; SB3 uses it all the same
+                warnings.simplefilter("ignore")
+                self.pbar = callbacks.tqdm(total=total)
 
     return _Bar()
 
@@ -871,10 +883,8 @@ class Trainer:
         return point
 
     def save_checkpoint(self, model: Any, steps: int) -> None:
-        folder = self.out / "checkpoints"
-        folder.mkdir(parents=True, exist_ok=True)
-        model.save(str(folder / f"step_{steps:09d}.zip"))
-        self.write_config(folder, steps)
+        """``checkpoints/step_N.zip`` with its own config ``step_N.json`` (its step count included)."""
+        save_checkpoint(model, self.out / "checkpoints" / f"step_{steps:09d}.zip", self.config(steps))
 
     # -- the run
 
@@ -911,11 +921,10 @@ class Trainer:
             tb_log_name=self.role,
         )
         model_path = self.out / MODEL_FILE
-        model.save(str(model_path))
+        save_checkpoint(model, model_path, self.config(int(model.num_timesteps)))
         self.model = model
         if self.settings.norm_reward:
             vec_env.save(str(self.out / VECNORM_FILE))
-        self.write_config(self.out, int(model.num_timesteps))
         vec_env.close()
         return model_path
 

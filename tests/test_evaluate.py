@@ -212,3 +212,95 @@ def test_evaluate_cli_bad_policy_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "no_such_policy" in result.stderr and "expected one of" in result.stderr
+
+
+# ------------------------------------------------------------------ what a new user hits first
+
+
+def _evaluate_main(argv: list[str]) -> int:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("evaluate_script", ROOT / "evaluate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main(argv)
+
+
+@pytest.fixture(scope="module")
+def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A player and a banker trained for a table of two players, a few updates each."""
+    import torch
+
+    from pontoon_tools.training import Trainer, TrainSettings
+
+    torch.set_num_threads(1)
+    folder = tmp_path_factory.mktemp("models")
+    models = {}
+    for role in ("player", "banker"):
+        settings = TrainSettings(role=role, timesteps=64, seats=2, n_envs=2, n_steps=32, batch_size=32, n_epochs=1,
+                                 eval_rounds=0, progress=False, net_arch=[8], warm_start="none",
+                                 out=str(folder / role))
+        models[role] = Trainer(settings, role, folder / role).run()
+    return models
+
+
+def test_zero_rounds_is_refused_before_anything_is_written(tmp_path: Path, capsys) -> None:
+    # Before: a report full of NaN.
+    out = tmp_path / "eval"
+    assert _evaluate_main(["--rounds", "0", "--out", str(out), "--no-progress"]) == 2
+    assert "--rounds: expected a positive number of rounds, got 0" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_the_policies_list_sets_the_table_size(tmp_path: Path, capsys) -> None:
+    # The docs example: before, "expected 5 specs ... got 4" (the default table has 4 players).
+    argv = ["--policies", "banker_smart", "threshold", "random", "threshold:stick=17", "--rounds", "30",
+            "--out", str(tmp_path), "--no-progress", "--no-charts"]
+    assert _evaluate_main(argv) == 0
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["num_players"] == 3 and report["seats"] == argv[1:5]
+    assert _evaluate_main([*argv, "--seats", "4"]) == 2
+    assert "--policies: expected 5 specs" in capsys.readouterr().err
+
+
+def test_a_model_at_a_table_it_does_not_fit_is_one_clear_message(tiny_models, tmp_path: Path, capsys) -> None:
+    player = str(tiny_models["player"])
+    assert _evaluate_main(["--player", player, "--seats", "3", "--rounds", "10", "--out", str(tmp_path / "a"),
+                           "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "does not fit this table" in err and "num_players: expected 3, found 2" in err and "Traceback" not in err
+    assert _evaluate_main(["--player", player, "--option", "stick_min=16", "--rounds", "10",
+                           "--out", str(tmp_path / "b"), "--no-progress"]) == 2
+    assert "rules option 'stick_min': expected 16, found 15" in capsys.readouterr().err
+    assert _evaluate_main(["--player", player, "--rules", "shoot", "--rounds", "10", "--out", str(tmp_path / "c"),
+                           "--no-progress"]) == 2
+    assert "trained for preset 'pagat', but the table plays 'shoot'" in capsys.readouterr().err
+    # A banker model in a player seat.
+    assert _evaluate_main(["--player", str(tiny_models["banker"]), "--rounds", "10", "--out", str(tmp_path / "d"),
+                           "--no-progress"]) == 2
+    assert "role: expected 'player', found 'banker'" in capsys.readouterr().err
+    for name in "abcd":
+        assert not (tmp_path / name).exists()
+    # Where it fits (the table size and rules come from its config) it plays.
+    assert _evaluate_main(["--player", player, "--rounds", "20", "--out", str(tmp_path / "ok"), "--no-progress",
+                           "--no-charts"]) == 0
+    assert json.loads((tmp_path / "ok" / "report.json").read_text())["num_players"] == 2
+
+
+def test_model_policy_checks_the_table_through_the_checkpoint_module(tiny_models) -> None:
+    from agents.checkpoint import CheckpointError
+    from agents.model import ModelPolicy
+
+    # The bank's movement between rounds does not matter to a model that plays.
+    policy = ModelPolicy(tiny_models["player"], make_rules("pagat", bank_passing="pontoon"), 2)
+    assert policy.num_players == 2
+    with pytest.raises(CheckpointError, match="num_players: expected 5, found 2"):
+        ModelPolicy(tiny_models["player"], PAGAT, 5)
+
+
+def test_the_report_counts_players_in_words(tmp_path: Path) -> None:
+    report = run_evaluation(EvaluateSettings(seats=1, rounds=20, out=str(tmp_path), charts=False, progress=False))
+    from pontoon_tools.evaluation import format_report
+
+    text = format_report(report)
+    assert text.startswith("rules 'pagat', 1 player, banker seat 0") and "1 players" not in text

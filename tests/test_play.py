@@ -89,3 +89,58 @@ def test_main_applies_rule_options_and_reports_bad_ones() -> None:
     out.clear()
     assert main(["--opponents", "nobody"], input_fn=_feeder([]), print_fn=out.append) == 2
     assert "unknown policy 'nobody'" in out[-1]
+
+
+def test_the_final_board_names_a_five_card_trick() -> None:
+    # Before: the board at the end of the round showed this hand as "total 20, stands".
+    import numpy as np
+
+    from agents.scripted import BankerThreshold
+    from pontoon_env import Action, ActionKind, PontoonGame
+    from pontoon_env.game.runner import play_round
+    from pontoon_tools.play import final_board
+
+    class TwistToFive:
+        def act(self, view, legal, rng):
+            kinds = {option.kind for option in legal}
+            if ActionKind.STAKE in kinds:
+                return Action(ActionKind.STAKE, 2)
+            return Action(ActionKind.TWIST) if ActionKind.TWIST in kinds else Action(legal[0].kind, legal[0].min_amount)
+
+    game = PontoonGame("pagat", 1, seed=0, banker=0)
+    # Player 2, banker 10, player 3, banker 7 (he stands on 17), then the player twists 4, 5, 6.
+    play_round(game, [BankerThreshold(), TwistToFive()], np.random.default_rng(0),
+               deck=["2S", "10H", "3H", "7D", "4D", "5C", "6S"])
+    board = final_board(game, seat=1)
+    assert "Player seat 1 (you) | 2S 3H 4D 5C 6S | five-card trick (20), stake 2: won 4" in board
+    assert "Banker seat 0" in board and "| 10H 7D" in board and "| total 17" in board
+    assert "stands" not in board and "round 1  settled" in board
+
+
+def test_the_human_is_a_policy_played_by_the_runner(monkeypatch) -> None:
+    from pontoon_env.game.policy import Policy
+    from pontoon_tools import play as play_module
+
+    calls = []
+    original = play_module.play_decision
+
+    def counted(game, policies, rng, label=None):
+        calls.append(policies(game.current_seat, game.phase))
+        return original(game, policies, rng, label)
+
+    monkeypatch.setattr(play_module, "play_decision", counted)
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        options = _last_options(out)
+        if options[0].startswith("stake"):
+            return "1 2"
+        return "stick" if "stick" in options else "twist"
+
+    game = play("pagat", num_players=2, seat=1, seed=7, max_rounds=1, input_fn=read, print_fn=out.append)
+    moves = [line for line in out if line.startswith(("seat ", "banker (seat"))]
+    assert game.round_index == 1 and len(calls) == len(moves) > 2  # every decision went through the runner
+    humans = [policy for policy in calls if isinstance(policy, play_module.TerminalPlayer)]
+    assert humans and isinstance(humans[0], Policy)
+    assert sum(line.endswith("(you)") or "(you):" in line for line in moves) == len(humans)
+    assert "Goodbye. Your chips after 1 round:" in out[-1]

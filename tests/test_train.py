@@ -218,3 +218,108 @@ def test_train_cli_reports_a_missing_checkpoint(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "missing.zip" in result.stderr and "does not exist" in result.stderr
+
+
+# ------------------------------------------------------------------ what a new user hits first
+
+
+def _train_main(argv: list[str]) -> int:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_script", ROOT / "train.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main(argv)
+
+
+TINY_ARGS = ["--timesteps", "64", "--seats", "2", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32",
+             "--n-epochs", "1", "--eval-rounds", "0", "--net-arch", "8", "--no-progress"]
+
+
+def test_resume_a_truncated_model_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = _settings(tmp_path, timesteps=64, eval_rounds=0)
+    path = Trainer(settings, "player", Path(settings.out)).run()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])  # an interrupted copy
+    out = tmp_path / "resumed"
+    assert _train_main(["--resume", str(path), "--out", str(out), *TINY_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "train.py: error:" in err and str(path) in err and "not a readable model archive" in err
+    assert "Traceback" not in err
+    assert not out.exists()  # refused before the run folder was made
+    # An archive that opens but holds no model: the loader named by the config says why, once.
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("data", "{}")
+    assert _train_main(["--resume", str(path), "--out", str(out), *TINY_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "could not load model" in err and "as MaskablePPO" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["--opponents", "thresold"],
+    ["--warm-start", "thresold"],
+    ["--role", "banker", "--opponents", "thresold"],
+    ["--role", "both", "--opponents", "thresold"],
+], ids=["opponent", "warm-start", "banker-opponent", "both"])
+def test_a_misspelt_policy_is_refused_before_the_run_folder_is_made(
+        tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert _train_main([*argv, "--out", str(out), *TINY_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "'thresold'" in err and "expected one of" in err and "threshold" in err
+    assert not out.exists()
+
+
+def test_bad_settings_name_the_flag_and_leave_no_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert _train_main(["--timesteps", "0", "--out", str(out)]) == 2
+    assert "--timesteps: expected a positive number of steps, got 0" in capsys.readouterr().err
+    assert _train_main(["--learner-seat", "3", "--seats", "2", "--out", str(out)]) == 2
+    assert "--learner-seat: expected a player seat 1..2, got 3" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_the_progress_bar_counts_the_steps_really_taken(tmp_path: Path, monkeypatch) -> None:
+    from pontoon_tools import training
+
+    bars = []
+
+    def recorded(total: int):
+        bar = original(total)
+        bars.append(bar)
+        return bar
+
+    original = training.progress_bar
+    monkeypatch.setattr(training, "progress_bar", recorded)
+    # 300 steps in rollouts of 2 x 64 = 128 decisions: three rollouts, 384 steps.
+    settings = _settings(tmp_path, timesteps=300, n_steps=64, eval_rounds=0, progress=True)
+    trainer = Trainer(settings, "player", Path(settings.out))
+    trainer.run()
+    assert trainer.model.num_timesteps == 384 == training.planned_timesteps(trainer.model, 300)
+    assert len(bars) == 1 and bars[0].pbar.total == 384 and bars[0].pbar.n == 384
+    config = json.loads((Path(settings.out) / "config.json").read_text())
+    assert config["timesteps"] == 384 and config["settings"]["timesteps"] == 300
+
+
+def test_the_start_message_counts_players_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = _settings(tmp_path, seats=1, timesteps=64, eval_rounds=0)
+    Trainer(settings, "player", Path(settings.out)).run()
+    err = capsys.readouterr().err
+    assert "on 'pagat', 1 player, 64 steps (128: whole rollouts)" in err and "1 players" not in err
+
+
+def test_every_checkpoint_has_its_own_config_and_resumes(tmp_path: Path) -> None:
+    settings = _settings(tmp_path, timesteps=256, eval_rounds=0, checkpoint_freq=128)
+    path = Trainer(settings, "player", Path(settings.out)).run()
+    steps = sorted((path.parent / "checkpoints").glob("step_*.zip"))
+    assert len(steps) >= 2
+    for step in steps:
+        found, config = read_config(step)
+        assert found == step and config["timesteps"] == int(step.stem.split("_")[1])  # its own step count
+    # Resuming a periodic checkpoint goes through the same module (config + model file).
+    summary = train(dataclasses.replace(settings, resume=str(steps[0]), out=str(tmp_path / "resumed"), timesteps=64))
+    assert json.loads((tmp_path / "resumed" / "config.json").read_text())["resumed_from"] == str(steps[0])
+    assert summary["model"] == str(tmp_path / "resumed" / "model.zip")
