@@ -1,0 +1,164 @@
+"""The native vector environment: the single environment's episodes, batched.
+
+The differential test drives one PontoonEnv per vector table on the same packs (its fresh tables
+are built from the vector table's stream) with the same learner actions, and requires the same
+observations, masks, rewards, terminations, truncations and final observations, step by step,
+through round and session episodes, both roles, autoresets and illegal-action penalties.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import pontoon_env  # noqa: F401  (registers the ids)
+from pontoon_env import IllegalActionError
+from pontoon_env.batched import CounterGenerator
+from pontoon_env.batched import kernel as kn
+from pontoon_env.batched.rng import STREAM_DECK, stream_seed
+from pontoon_env.envs.gymnasium_env import PontoonEnv
+from pontoon_env.envs.vector import PontoonVectorEnv, ReferenceVectorEnv
+from pontoon_env.game.engine import PontoonGame
+
+
+def synced(vec: PontoonVectorEnv, t: int, **kwargs) -> PontoonEnv:
+    """A single env whose fresh tables are vector table ``t``'s (same pack order and stream)."""
+    env = PontoonEnv(**kwargs)
+    generation = [0]
+
+    def new_game() -> None:
+        seed = int(vec.ecfg[kn.E_SEED])
+        rng = CounterGenerator(stream_seed(seed, STREAM_DECK, t, generation[0]))
+        generation[0] += 1
+        order = [i % 52 for i in range(52 * env.rules.decks)]
+        rng.shuffle(order)
+        game = PontoonGame(env.rules, env.num_players, seed=0, banker=0)
+        game.pack.rng = np.random.default_rng(0)
+        game.pack.stack(order)
+        game.pack.rng = rng
+        env._game, env._rounds_played, env._pending, env._ledger_pos = game, 0, 0, 0
+
+    env._new_game = new_game  # the one private hook: where a fresh table's pack comes from
+    return env
+
+
+CASES = [
+    dict(rules="pagat", role="player", num_players=4, learner_seat=2),
+    dict(rules="pagat", role="banker", num_players=3),
+    dict(rules="casino", role="player", num_players=2, learner_seat=1),
+    dict(rules="pontoon_1939", role="banker", num_players=2, episode="session", session_rounds=4),
+    dict(rules="pontoon_2011", role="player", num_players=5, learner_seat=3, episode="session", session_rounds=3),
+    dict(rules="pagat", role="player", num_players=3, learner_seat=1, opponents={"banker": "banker_smart"}),
+]
+
+
+@pytest.mark.parametrize("kwargs", CASES, ids=lambda k: f"{k['rules']}-{k['role']}-{k.get('episode', 'round')}")
+def test_vector_env_steps_like_the_single_env(kwargs):
+    n = 12
+    vec = PontoonVectorEnv(num_envs=n, **kwargs)
+    obs, info = vec.reset(seed=11)
+    singles = [synced(vec, t, **kwargs) for t in range(n)]
+    single_obs = [env.reset(seed=0)[0] for env in singles]
+    rng = np.random.default_rng(3)
+    endings = 0
+    for step in range(120):
+        for t, env in enumerate(singles):
+            assert np.array_equal(obs[t], single_obs[t]), (step, t)
+            assert np.array_equal(info["action_mask"][t], env.action_masks()), (step, t)
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        if step % 17 == 5:
+            actions[step % n] = vec.table.index("bid:min")  # never legal natively: the penalty path
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        assert info["action_mask"].any(axis=1).all(), "a mask is all False"
+        for t, env in enumerate(singles):
+            o, r, te, tr, i = env.step(int(actions[t]))
+            assert (r, te, tr) == (rewards[t], terminated[t], truncated[t]), (step, t)
+            assert ("illegal_action" in i) == bool(info.get("_illegal_action", np.zeros(n, bool))[t])
+            if te or tr:
+                endings += 1
+                assert info["_final_obs"][t] and np.array_equal(info["final_obs"][t], o), (step, t)
+                single_obs[t] = env.reset()[0]
+            else:
+                single_obs[t] = o
+    assert endings > n
+
+
+def test_make_vec_builds_the_native_env_and_falls_back_for_other_rules():
+    env = gym.make_vec("Pontoon-v0", num_envs=3, vectorization_mode="vector_entry_point", num_players=2)
+    assert isinstance(env.unwrapped, PontoonVectorEnv)
+    assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    banker = gym.make_vec("PontoonBanker-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    assert banker.unwrapped.role == "banker"
+    fallback = gym.make_vec("Pontoon-v0", num_envs=2, rules="shoot")
+    assert isinstance(fallback, ReferenceVectorEnv)
+    obs, info = fallback.reset(seed=0)
+    assert fallback.action_masks().shape == (2, fallback.single_action_space.n)
+
+
+def test_masked_random_play_never_sees_an_empty_mask_and_rewards_sum_to_the_chips():
+    vec = PontoonVectorEnv(num_envs=64, rules="pagat", num_players=4, learner_seat=1)
+    obs, info = vec.reset(seed=5)
+    balance = info["balance"].astype(np.float64)
+    earned = np.zeros(64)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        mask = vec.action_masks()
+        assert mask.any(axis=1).all()
+        obs, rewards, terminated, truncated, info = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+        earned += rewards
+    # Round episodes deal on at the same table: every chip the learner moved is in some reward,
+    # except the current round's (paid at its end) and rounds skipped without a decision (none here).
+    open_round = info["balance"] - balance - earned
+    assert np.all(np.abs(open_round) <= 7 * 10 * 4)  # at most the stake of a round in progress
+
+
+def test_same_seed_same_trajectory_and_errors_name_the_table():
+    def run(seed):
+        vec = PontoonVectorEnv(num_envs=8, num_players=3, opponents={"players": "random"})
+        obs, info = vec.reset(seed=seed)
+        out = [obs]
+        for _ in range(30):
+            obs, reward, *_ , info = vec.step(info["action_mask"].argmax(axis=1))
+            out += [obs, reward]
+        return out
+
+    first, second, other = run(4), run(4), run(5)
+    assert all(np.array_equal(a, b) for a, b in zip(first, second))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other))
+
+    vec = PontoonVectorEnv(num_envs=4, illegal_action="raise")
+    vec.reset(seed=0)
+    with pytest.raises(TypeError, match=r"shape \(4,\)"):
+        vec.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(TypeError, match="dtype"):
+        vec.step(np.zeros(4))
+    with pytest.raises(ValueError, match=r"actions\[2\] \(table 2\): id 77"):
+        vec.step(np.array([0, 0, 77, 0]))
+    stick = vec.table.index("stick")
+    with pytest.raises(IllegalActionError, match=rf"table 0: seat \d: action {stick} \(stick\) is not legal now"):
+        vec.step(np.full(4, stick))
+    with pytest.raises(ValueError, match="info_level"):
+        PontoonVectorEnv(num_envs=2, info_level="full")
+
+
+def test_sb3_adapter_trains_maskable_ppo():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from pontoon_env.envs.sb3 import PontoonSB3VecEnv
+
+    env = VecMonitor(PontoonSB3VecEnv(num_envs=64, num_players=2, seed=0))
+    assert is_masking_supported(env)
+    env.reset()
+    assert get_action_masks(env).shape == (64, env.action_space.n)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=256, n_epochs=1, seed=0, device="cpu")
+    model.learn(1024)
+    assert model.num_timesteps >= 1024
+
+    legalized = PontoonSB3VecEnv(num_envs=4, num_players=2, seed=0, legalize_penalty=1.0)
+    legalized.reset()
+    _, rewards, _, infos = legalized.step(np.full(4, legalized.venv.table.index("bid:min")))
+    assert all(info.get("illegal_action") for info in infos) and (rewards <= -1.0 + 1e-6 + 20).all()
