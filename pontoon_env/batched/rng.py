@@ -149,3 +149,17 @@ class CounterGenerator:
         array = np.asarray(list(values), dtype=np.int64)
         shuffle_in_place(self.state, 0, array, array.size)
         values[:] = array.tolist() if not isinstance(values, np.ndarray) else array
+
+
+@njit(cache=True)
+def _seat_seeds(seed: int, first_round: int, n_rounds: int, num_seats: int) -> np.ndarray:
+    out = np.empty((n_rounds, num_seats), dtype=np.uint64)
+    for r in range(n_rounds):
+        for s in range(num_seats):
+            out[r, s] = stream_seed(seed, STREAM_SEAT + s, first_round + r, 0)
+    return out
+
+
+def seat_seeds(seed: int, first_round: int, n_rounds: int, num_seats: int) -> np.ndarray:
+    """:func:`seat_stream_seed` of every seat of rounds ``first_round ..`` (``uint64 [rounds, seats]``)."""
+    return _seat_seeds(int(seed), int(first_round), int(n_rounds), int(num_seats))

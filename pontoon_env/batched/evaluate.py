@@ -1,0 +1,186 @@
+"""Batched evaluation: ``play_match`` on the batched engine, per round equal to the reference path.
+
+A match of ``rounds`` independent rounds (a fresh table per round, the bank fixed at
+``banker_seat``) is defined by two counter-based streams per round: the pack order
+(:func:`~pontoon_env.batched.rng.deal_orders`) and each seat's random stream
+(:func:`~pontoon_env.batched.rng.seat_stream_seed`). :func:`reference_match` plays it on
+:class:`~pontoon_env.PontoonGame` (``new_round(deck=order)``, seat generators
+:class:`~pontoon_env.batched.rng.CounterGenerator`), :func:`batched_match` on the batched engine,
+4096 rounds at a time, with scripted seats native and every other seat (a trained model above
+all) asked once per step for all waiting tables (:mod:`pontoon_env.batched.callbacks`). Both
+return a :class:`MatchArrays` with the arrays of ``pontoon_tools.evaluation.MatchResult``; on the
+same seed they are equal round by round (``tests/test_batched_evaluate.py``), so paired
+comparisons stay exact whichever path played.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from pontoon_env.batched import kernel as kn
+from pontoon_env.batched.callbacks import decide_batch
+from pontoon_env.batched.engine import BatchedEngine, native_rules
+from pontoon_env.batched.rng import CounterGenerator, deal_orders, seat_seeds, seat_stream_seed
+from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.hands import HandClass
+from pontoon_env.game.observation import observe
+from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
+
+FIELDS = ("net", "staked", "initial", "hands", "busts", "pontoons", "tricks")
+
+
+class MatchArrays(NamedTuple):
+    """Per-round, per-seat arrays ``[rounds, seats]`` (as ``MatchResult``) and the wall time."""
+
+    net: np.ndarray
+    staked: np.ndarray
+    initial: np.ndarray
+    hands: np.ndarray
+    busts: np.ndarray
+    pontoons: np.ndarray
+    tricks: np.ndarray
+    wall_s: float
+
+
+def _empty(rounds: int, seats: int) -> dict[str, np.ndarray]:
+    return {name: np.zeros((rounds, seats), dtype=np.int64) for name in FIELDS}
+
+
+def reference_match(rules: RulesSpec, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,
+                    banker_seat: int = 0, first_round: int = 0) -> MatchArrays:
+    """The match on the reference engine, round ``i`` dealt from ``deal_orders(seed, i, 1, decks)``.
+
+    This is the loop of ``pontoon_tools.evaluation.play_match`` with the shared streams.
+    """
+    rules = resolve_rules(rules)
+    started = time.perf_counter()
+    seats = num_players + 1
+    arrays = _empty(rounds, seats)
+    game_rules = PontoonGame(rules, num_players, seed=0, banker=banker_seat).rules
+    for index in range(rounds):
+        r = first_round + index
+        game = PontoonGame(rules, num_players, seed=0, banker=banker_seat)
+        rngs = [CounterGenerator(seat_stream_seed(seed, r, seat)) for seat in range(seats)]
+        game.new_round(deck=deal_orders(seed, r, 1, game_rules.decks)[0].tolist())
+        while not game.is_round_over:
+            seat = game.current_seat
+            game.apply(policies[seat].act(observe(game, seat), game.legal_actions(), rngs[seat]))
+        _record_reference(game, index, arrays)
+    return MatchArrays(**arrays, wall_s=time.perf_counter() - started)
+
+
+def _record_reference(game: PontoonGame, index: int, arrays: dict[str, np.ndarray]) -> None:
+    """pontoon_tools.evaluation._record_round."""
+    arrays["net"][index] = game.ledger.results(game.num_seats)
+    for player in game.players:
+        for hand in player.hands:
+            hand_class = game.hand_result(hand).hand_class
+            arrays["hands"][index, player.seat] += 1
+            arrays["staked"][index, player.seat] += hand.stake
+            arrays["busts"][index, player.seat] += hand_class == HandClass.BUST
+            arrays["pontoons"][index, player.seat] += hand_class == HandClass.PONTOON
+            arrays["tricks"][index, player.seat] += hand_class == HandClass.FIVE_CARD_TRICK
+        if player.hands:
+            arrays["initial"][index, player.seat] = player.hands[0].initial
+    banker = game.banker_seat_of_round
+    for hand in game.banker_hands:
+        hand_class = game.banker_result(hand).hand_class
+        arrays["hands"][index, banker] += 1
+        arrays["busts"][index, banker] += hand_class == HandClass.BUST
+        arrays["pontoons"][index, banker] += hand_class == HandClass.PONTOON
+        arrays["tricks"][index, banker] += hand_class == HandClass.FIVE_CARD_TRICK
+
+
+def batched_match(rules: RulesSpec, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,
+                  banker_seat: int = 0, first_round: int = 0, batch: int = 4096,
+                  engine: BatchedEngine | None = None) -> MatchArrays:
+    """The match on the batched engine (see the module docstring); same inputs as
+    :func:`reference_match` (``policies``: objects or registry specs, one per seat).
+
+    Raises:
+        NotNativeError: rules the batched engine does not play (use :func:`reference_match`).
+    """
+    started = time.perf_counter()
+    rules = native_rules(rules, num_players)
+    seats = num_players + 1
+    if len(policies) != seats:
+        raise ValueError(f"policies: expected {seats} (one per seat, banker included), got {len(policies)}")
+    if not 0 <= banker_seat < seats:
+        raise ValueError(f"banker_seat: expected 0..{num_players}, got {banker_seat}")
+    size = max(1, min(batch, rounds))
+    if engine is None or engine.num_tables != size:
+        engine = BatchedEngine(rules, num_players, size, seed=seed, policies=list(policies))
+    arrays = _empty(rounds, seats)
+    st = engine.state
+    for start in range(0, rounds, size):
+        count = min(size, rounds - start)
+        idx = np.arange(count, dtype=np.int64)
+        engine.reset(idx)
+        st.banker[idx] = banker_seat
+        st.round_banker[idx] = banker_seat
+        st.seat_rng.reshape(size, seats)[:count] = seat_seeds(seed, first_round + start, count, seats)
+        engine.new_round(idx, deal_orders(seed, first_round + start, count, rules.decks))
+        _play_out(engine, idx, seed, first_round + start)
+        _record(engine, idx, start, arrays)
+    return MatchArrays(**arrays, wall_s=time.perf_counter() - started)
+
+
+def _play_out(engine: BatchedEngine, idx: np.ndarray, seed: int, first_round: int) -> None:
+    """Native seats inside the kernel; external ones one call per step for all waiting tables."""
+    need = engine.play(idx)
+    while (need == kn.NEED_CALLBACK).any():
+        waiting = idx[need == kn.NEED_CALLBACK]
+        seats = engine.current_seats(waiting)
+        for seat in np.unique(seats):
+            tables = waiting[seats == seat]
+            policy = engine.external_policies.get(int(seat))
+            if policy is None:
+                raise RuntimeError(f"table {int(tables[0])}: seat {int(seat)} has no policy")
+            rngs = {int(t): CounterGenerator(engine.state.seat_rng[int(t) * engine.num_seats + int(seat)])
+                    for t in tables}
+            kinds, amounts = decide_batch(engine, policy, tables, np.full(tables.size, seat), rngs)  # type: ignore[arg-type]
+            engine.apply(tables, kinds, amounts)
+        need = engine.play(idx)
+
+
+def _record(engine: BatchedEngine, idx: np.ndarray, start: int, arrays: dict[str, np.ndarray]) -> None:
+    """The per-hand statistics of ``_record_round``, from the arrays (classes from the tables)."""
+    st, rt = engine.state, engine.rt
+    rows = slice(start, start + idx.size)
+    arrays["net"][rows] = st.result[idx]
+    P = engine.num_players
+    banker = st.round_banker[idx]
+    present = np.arange(st.hand.shape[2])[None, None, :] < st.n_hands[idx][:, :, None]
+    totals = rt.total[st.pips[idx], st.ace[idx]]
+    n = st.n_cards[idx]
+    player_class = rt.player_class[totals, n, st.split[idx]]
+    banker_class = rt.banker_class[totals, n]
+    slot_seat = (banker[:, None] + 1 + np.arange(P + 1)[None, :]) % engine.num_seats
+    slot_seat[:, P] = banker
+    for k in range(P + 1):
+        cls = banker_class[:, k] if k == P else player_class[:, k]
+        live = present[:, k]
+        seat = slot_seat[:, k]
+        out = np.arange(idx.size) + start
+        arrays["hands"][out, seat] += live.sum(axis=1)
+        arrays["busts"][out, seat] += (live & (cls == HandClass.BUST)).sum(axis=1)
+        arrays["pontoons"][out, seat] += (live & (cls == HandClass.PONTOON)).sum(axis=1)
+        arrays["tricks"][out, seat] += (live & (cls == HandClass.FIVE_CARD_TRICK)).sum(axis=1)
+        if k < P:
+            arrays["staked"][out, seat] += np.where(live, st.stake[idx][:, k], 0).sum(axis=1)
+            arrays["initial"][out, seat] = st.initial[idx][:, k, 0]
+
+
+def match(rules: Rules, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,
+          banker_seat: int = 0) -> MatchArrays:
+    """The batched path where the rules are native, else the reference path (same results)."""
+    from pontoon_env.batched.tables import native_problem
+
+    resolved = PontoonGame(rules, num_players, seed=0, banker=banker_seat).rules
+    if native_problem(resolved) is None:
+        return batched_match(rules, num_players, policies, rounds, seed, banker_seat=banker_seat)
+    return reference_match(rules, num_players, policies, rounds, seed, banker_seat=banker_seat)
