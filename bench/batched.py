@@ -1,0 +1,205 @@
+"""Benchmark of the batched engine, with references measured in the same run.
+
+Run pinned to one core::
+
+    taskset -c 0 .venv/bin/python bench/batched.py            # full (a few minutes)
+    taskset -c 0 .venv/bin/python bench/batched.py --quick    # shorter runs
+
+It prints, each with its ratio to a reference measured here and now:
+
+1. scripted five-seat ``pagat`` rounds/s (threshold players, banker_threshold) on the batched
+   engine vs the reference engine's runner loop (target >= 2,000,000);
+2. vector-env learner steps/s, random masked actions, ``num_envs=4096``, vs ``Blackjack-v1``
+   ``make_vec`` (target >= 1,000,000);
+3. a trained model's evaluation, rounds/s (batched inference) vs the reference loop (target >= 100,000);
+4. peak memory at 4096 tables, and the first-call compile time (fresh cache, target < 30 s) vs cached;
+5. how throughput grows with ``num_envs`` and with the number of players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def rate(fn, seconds: float) -> tuple[float, int]:
+    """Calls ``fn`` (which returns a count) until ``seconds`` pass; returns count/s and the count."""
+    fn()  # warm
+    count, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        count += fn()
+    return count / (time.perf_counter() - started), count
+
+
+def scripted_rounds(players: int, tables: int, seconds: float) -> float:
+    from pontoon_env.batched import BatchedEngine
+
+    engine = BatchedEngine("pagat", players, tables, seed=0,
+                           policies=["banker_threshold"] + ["threshold"] * players)
+    engine.seat_pol[:, :, :] = engine.seat_pol  # policies set once
+    st = engine.state
+
+    def batch() -> int:
+        engine.new_round()
+        engine.play()
+        st.banker[:] = 0  # keep seat 0 banking (as the EV tables do)
+        st.n_candidates[:] = 0
+        return tables
+
+    return rate(batch, seconds)[0]
+
+
+def reference_rounds(players: int, seconds: float) -> float:
+    from agents.registry import make_policy
+    from pontoon_env import PontoonGame, make_rules
+    from pontoon_env.game.runner import keep_banker, play_round
+
+    rules = make_rules("pagat")
+    policies = [make_policy("banker_threshold", rules)] + [make_policy("threshold", rules)] * players
+    game = PontoonGame(rules, players, seed=0, banker=0)
+    rng = np.random.default_rng(0)
+
+    def batch() -> int:
+        for _ in range(200):
+            dealt = game.dealer_rounds
+            play_round(game, policies, rng)
+            keep_banker(game, 0, dealt)
+        return 200
+
+    return rate(batch, seconds)[0]
+
+
+def vector_steps(num_envs: int, players: int, seconds: float) -> float:
+    from pontoon_env.batched import kernel as kn
+    from pontoon_env.envs.vector import PontoonVectorEnv
+
+    env = PontoonVectorEnv(num_envs=num_envs, num_players=players)
+    env.reset(seed=0)
+    state = np.array([12345], dtype=np.uint64)
+    actions = np.zeros(num_envs, dtype=np.int64)
+
+    def batch() -> int:
+        kn.random_legal_ids(env.action_masks(), state, actions)
+        env.step(actions)
+        return num_envs
+
+    return rate(batch, seconds)[0]
+
+
+def blackjack_steps(num_envs: int, seconds: float) -> float:
+    import gymnasium as gym
+
+    env = gym.make_vec("Blackjack-v1", num_envs=num_envs, vectorization_mode="sync")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def batch() -> int:
+        env.step(rng.integers(0, 2, size=num_envs))
+        return num_envs
+
+    return rate(batch, seconds)[0]
+
+
+def trained_model(path: str) -> str:
+    """A small MaskablePPO player trained for a moment on the vector env (the policy is what is timed)."""
+    from sb3_contrib import MaskablePPO
+
+    from pontoon_env.envs.sb3 import PontoonSB3VecEnv
+
+    env = PontoonSB3VecEnv(num_envs=256, num_players=4, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=2048, n_epochs=1, seed=0, device="cpu")
+    model.learn(4096)
+    model.save(path)
+    return path
+
+
+def model_eval(path: str, rounds: int, reference_rounds_: int) -> tuple[float, float]:
+    import torch
+
+    from agents.model import ModelPolicy
+    from agents.registry import make_policy
+    from pontoon_env import make_rules
+    from pontoon_env.batched.evaluate import batched_match, reference_match
+
+    torch.set_num_threads(1)
+    rules = make_rules("pagat")
+    policies = [make_policy("banker_threshold", rules), ModelPolicy(path, rules, num_players=4)] + [
+        make_policy("threshold", rules)] * 3
+    batched_match(rules, 4, policies, 4096, seed=1)  # warm
+    fast = batched_match(rules, 4, policies, rounds, seed=2)
+    slow = reference_match(rules, 4, policies, reference_rounds_, seed=2)
+    head = batched_match(rules, 4, policies, reference_rounds_, seed=2)
+    assert np.array_equal(head.net, slow.net), "batched and reference evaluation differ"
+    return rounds / fast.wall_s, reference_rounds_ / slow.wall_s
+
+
+def compile_times() -> tuple[float, float]:
+    code = ("import time; t=time.perf_counter(); from pontoon_env.envs.vector import PontoonVectorEnv; "
+            "import numpy as np; e=PontoonVectorEnv(num_envs=8, num_players=4); o,i=e.reset(seed=0); "
+            "e.step(i['action_mask'].argmax(1)); from pontoon_env.batched import BatchedEngine; "
+            "b=BatchedEngine('pagat', 4, 8, policies=['banker_threshold']+['threshold']*4); b.new_round(); b.play(); "
+            "print(time.perf_counter()-t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        first = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                     check=True).stdout.split()[-1])
+        cached = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                      check=True).stdout.split()[-1])
+    return first, cached
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="shorter timing runs")
+    parser.add_argument("--no-compile", action="store_true", help="skip the fresh-cache compile measurement")
+    args = parser.parse_args()
+    seconds = 2.0 if args.quick else 5.0
+    print(f"cores allowed: {sorted(os.sched_getaffinity(0))}")
+
+    batched = scripted_rounds(4, 4096, seconds)
+    reference = reference_rounds(4, seconds)
+    print(f"1. scripted 5-seat pagat rounds/s: batched {batched:,.0f} vs reference {reference:,.0f} "
+          f"(x{batched / reference:,.0f}); target 2,000,000")
+
+    steps = vector_steps(4096, 4, seconds)
+    blackjack = blackjack_steps(4096, seconds)
+    print(f"2. vector env learner steps/s (num_envs=4096, random masked): {steps:,.0f} vs Blackjack-v1 make_vec "
+          f"{blackjack:,.0f} (x{steps / blackjack:.1f}); target 1,000,000")
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = trained_model(os.path.join(folder, "model.zip"))
+        fast, slow = model_eval(path, 200_000 if args.quick else 1_000_000, 2000)
+    print(f"3. trained model evaluation rounds/s: batched {fast:,.0f} vs reference {slow:,.0f} (x{fast / slow:,.0f}); "
+          "target 100,000 (per-round results checked equal on 2,000 rounds)")
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    from pontoon_env.envs.vector import PontoonVectorEnv
+
+    env = PontoonVectorEnv(num_envs=4096, num_players=4)
+    env.reset(seed=0)
+    state_bytes = sum(array.nbytes for array in env.engine.state)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"4. memory at 4096 tables: table state {state_bytes / 2**20:.1f} MiB; process peak RSS {peak / 1024:.0f} MiB "
+          f"(+{max(0, peak - before) / 1024:.0f} MiB for the env)")
+    if not args.no_compile:
+        first, cached = compile_times()
+        print(f"   compile: first call {first:.1f} s with an empty cache (target < 30 s), {cached:.1f} s cached")
+
+    print("5. scaling (learner steps/s, random masked actions):")
+    for n in (64, 256, 1024, 4096, 16384):
+        print(f"   num_envs={n:>6}, 4 players: {vector_steps(n, 4, seconds / 2):>12,.0f}")
+    for players in (1, 2, 4, 6, 9):
+        print(f"   4096 tables, {players} players: env steps/s {vector_steps(4096, players, seconds / 2):>12,.0f}; "
+              f"scripted rounds/s {scripted_rounds(players, 4096, seconds / 2):>12,.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
