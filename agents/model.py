@@ -131,7 +131,7 @@ class ModelPolicy:
                 )
             self.model, self.config = model_or_path, {}
             self.name = name or type(model_or_path).__name__
-        self.levels = ActionLevels.parse(action_levels if action_levels is not None else self.config.get("action_levels"))
+        self.levels = ActionLevels.parse(action_levels) if action_levels is not None else config_levels(self.config)
         self.deterministic = deterministic
         self.num_players = num_players if num_players is not None else self.config.get("num_players")
         self._dict_obs = hasattr(getattr(self.model, "observation_space", None), "spaces")

@@ -523,10 +523,7 @@ def plot_player_chart(chart: PlayerChart, path: Path) -> Path:
     ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.suptitle(chart.title or "player strategy chart", fontsize=10)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def plot_banker_chart(chart: BankerChart, path: Path) -> Path:
@@ -554,10 +551,7 @@ def plot_banker_chart(chart: BankerChart, path: Path) -> Path:
     fig.colorbar(image, ax=ax, label="P(draw)", fraction=0.03)
     ax.set_title(chart.title or "banker drawing chart", fontsize=10)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 POSITIVE, NEGATIVE = "#2171b5", "#d9534f"

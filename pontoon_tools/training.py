@@ -50,12 +50,12 @@ from agents.checkpoint import (
     CONFIG_FILE,
     MODEL_FILE,
     CheckpointError,
+    action_levels,
     check_compatible,
     load_model,
     read_config,
     save_checkpoint,
 )
-from pontoon_env.encoding import ActionLevels
 from pontoon_env.game.rules import PRESETS, Rules, resolve_rules
 from pontoon_env.game.runner import decide
 from pontoon_tools.evaluation import (
@@ -729,10 +729,11 @@ def imitate(model: Any, data: Mapping[str, np.ndarray], epochs: int, smoothing: 
 class Trainer:
     """Train one role into one run directory (see the module docstring for its layout).
 
-    Everything that can be wrong with a run is checked when it is made, before :meth:`run` creates
-    or writes anything: the settings, the rules, the opponents (the environment resolves them when
-    it is built), the warm-start teacher, the evaluation tables, and the ``--resume`` (or previous
-    generation's) checkpoint: its config must fit this run and its model file must load.
+    Everything that can be wrong with a run is checked when the trainer is made, so :meth:`run`
+    never starts a run folder it cannot finish: the settings, the rules, the opponents (the
+    environment resolves them when it is built), the warm-start teacher, the evaluation tables, and
+    the ``--resume`` (or previous generation's) checkpoint: its config must fit this run, its model
+    file must load and its reward-normalisation statistics must be readable.
     """
 
     def __init__(self, settings: TrainSettings, role: str, out: Path, opponents: list[Any] | None = None,
@@ -758,6 +759,8 @@ class Trainer:
                                         if settings.eval_rounds > 0 else [])
         self.model: Any = None
         self.warm_start_stats: dict[str, Any] | None = None
+        self.check_source()  # the checkpoint it continues: config and model file
+        self._check_vecnormalize()
         self.started = time.perf_counter()
         self.cpu_started = time.process_time()
 
@@ -813,7 +816,7 @@ class Trainer:
                 **hyperparameters(self.settings),
             )
             return model, 0
-        path = self.check_source()
+        path = read_config(source)[0]  # checked when the trainer was made (check_source)
         model = load_model(path, self.settings.algo, env=vec_env, tensorboard_log=str(self.out / "tb"))
         return model, int(model.num_timesteps)
 
@@ -845,8 +848,7 @@ class Trainer:
             return None
         from agents.model import ModelPolicy
 
-        levels = ActionLevels.parse(self.env_config.get("action_levels"))
-        learner = ModelPolicy(model, self.rules, self.settings.seats, action_levels=levels)
+        learner = ModelPolicy(model, self.rules, self.settings.seats, action_levels=action_levels(self.env_config))
         point: dict[str, Any] = {"timesteps": steps, "wall_s": round(time.perf_counter() - self.started, 1)}
         for table in self.tables:
             if table.reference_ev is None:  # the scripted reference on the same seeds, once per run
@@ -896,9 +898,7 @@ class Trainer:
         from stable_baselines3.common.callbacks import CallbackList
 
         torch.set_num_threads(max(1, self.settings.threads))
-        self.check_source()  # before anything is built or written
-        self._check_vecnormalize()
-        self.out.mkdir(parents=True, exist_ok=True)
+        self.out.mkdir(parents=True, exist_ok=True)  # everything was checked when the trainer was made
         self._load_history()
         vec_env = make_vec_env(self.settings, self.kwargs, self.settings.seed)
         if self.settings.norm_reward:

@@ -141,7 +141,6 @@ def test_the_chart_texts_keep_headers_over_their_columns(one_player_chart) -> No
     header_ends = _column_ends(header.replace("3 bought", "3_bought").replace("4 bought", "4_bought")
                                .replace("3 twisted", "3_twisted").replace("4 twisted", "4_twisted"))
     for row in rows:
-        label, _, cells = row.partition("  ")
         assert _column_ends(row)[-len(header_ends):] == header_ends, row
     banker = plots.probe_banker(BankerThreshold(), PAGAT, 3).as_text().splitlines()[1:]
     ends = _column_ends(banker[0])[-3:]
