@@ -316,9 +316,12 @@ def test_every_checkpoint_has_its_own_config_and_resumes(tmp_path: Path) -> None
     path = Trainer(settings, "player", Path(settings.out)).run()
     steps = sorted((path.parent / "checkpoints").glob("step_*.zip"))
     assert len(steps) >= 2
+    from pontoon_tools.evaluation import checkpoint_config
+
     for step in steps:
         found, config = read_config(step)
         assert found == step and config["timesteps"] == int(step.stem.split("_")[1])  # its own step count
+        assert checkpoint_config(str(step)) == config  # evaluation reads the same file (it ignored step_N.json)
     # Resuming a periodic checkpoint goes through the same module (config + model file).
     summary = train(dataclasses.replace(settings, resume=str(steps[0]), out=str(tmp_path / "resumed"), timesteps=64))
     assert json.loads((tmp_path / "resumed" / "config.json").read_text())["resumed_from"] == str(steps[0])
