@@ -8,6 +8,7 @@ that every entry point says how to install it.
 from __future__ import annotations
 
 import csv
+import sys
 import importlib.util
 import json
 from collections import defaultdict
@@ -202,6 +203,7 @@ def trained(tmp_path_factory):
     return run
 
 
+@pytest.mark.xdist_group("trained")  # one worker trains once for all of these
 def test_training_writes_the_run_folder(trained):
     config = json.loads((trained / "config.json").read_text())
     assert config["backend"] == "rllib" and config["role"] == "both" and config["modules"] == ["banker", "player"]
@@ -214,12 +216,13 @@ def test_training_writes_the_run_folder(trained):
     rows = list(csv.DictReader((trained / "progress.csv").open()))
     assert len(rows) >= 2 and int(rows[-1]["env_steps"]) >= 1200
     for row in rows:  # both roles learn at once: each has a return every iteration
-        float(row["banker_return"]), float(row["player_return"]), float(row["sample_steps_per_s"])
+        float(row["banker_return"]), float(row["player_return"]), float(row["steps_per_s"])
     evals = list(csv.DictReader((trained / "eval_history.csv").open()))
     assert [int(row["iteration"]) for row in evals] == [int(row["iteration"]) for row in rows]
     assert list((trained / "tb").glob("events.out.tfevents.*"))
 
 
+@pytest.mark.xdist_group("trained")  # one worker trains once for all of these
 def test_a_reloaded_checkpoint_plays_exactly_as_the_trained_modules_did(trained):
     """The last eval in training used the live modules; the saved ones must reproduce it decision for decision."""
     last = list(csv.DictReader((trained / "eval_history.csv").open()))[-1]
@@ -235,6 +238,7 @@ def test_a_reloaded_checkpoint_plays_exactly_as_the_trained_modules_did(trained)
     assert earlier.name == "rllib:iter_1"
 
 
+@pytest.mark.xdist_group("trained")  # one worker trains once for all of these
 def test_the_checkpoint_refuses_other_tables(trained):
     with pytest.raises(RLlibCheckpointError, match="trained for preset 'pagat', but the table plays 'casino'"):
         load_rllib_policy(trained, "casino", 3)
@@ -259,11 +263,13 @@ def _registry_routes_rllib(run: Path) -> bool:
         return False
 
 
+@pytest.mark.xdist_group("trained")  # one worker trains once for all of these
 @pytest.mark.xfail(reason="wired by the owner of agents/registry.py: make_policy calls agents.rllib_policy.policy_from_spec")
 def test_the_policy_registry_routes_rllib_checkpoints(trained):
     assert _registry_routes_rllib(trained)
 
 
+@pytest.mark.xdist_group("trained")  # one worker trains once for all of these
 def test_evaluate_py_scores_the_checkpoint_in_both_seats(trained, tmp_path, monkeypatch):
     import agents.registry
 
@@ -286,3 +292,105 @@ def test_evaluate_py_scores_the_checkpoint_in_both_seats(trained, tmp_path, monk
     assert labels[0] == labels[1] == f"{trained.parent.name}/{trained.name}"
     summary = {row["seat"]: row for row in report["summary"]}
     assert len(summary) == 4 and all(np.isfinite(float(row["ev"])) for row in summary.values())
+
+
+def test_one_player_policy_per_seat_sampled_in_the_driver_and_resumed(tmp_path):
+    """--policies per_seat trains banker + one module per seat; --num-env-runners 0 samples in the driver."""
+    run = tmp_path / "per_seat"
+    args = ["--seats", "2", "--policies", "per_seat", "--timesteps", "300", "--train-batch-size", "300",
+            "--minibatch-size", "100", "--num-epochs", "1", "--num-env-runners", "0",
+            "--num-envs-per-env-runner", "2", "--num-cpus", "2", "--checkpoint-every", "0", "--eval-rounds", "0",
+            "--net-arch", "16", "--no-progress"]
+    train_rllib = load_script("train_rllib")
+    assert train_rllib.main([*args, "--out", str(run)]) == 0
+    config = json.loads((run / "config.json").read_text())
+    assert config["modules"] == ["banker", "player_seat_0", "player_seat_1", "player_seat_2"]
+    policy = load_rllib_policy(run)
+    from pontoon_env import PontoonGame
+    from pontoon_env.game.observation import observe
+
+    rules = resolve_rules(config["rules"])
+    for banker in range(3):  # every seat's module plays, whoever banks
+        game = PontoonGame(rules, 2, seed=banker, banker=banker)
+        game.new_round()
+        rng = np.random.default_rng(banker)
+        while not game.is_round_over:
+            seat = game.current_seat
+            game.apply(policy.act(observe(game, seat), game.legal_actions(), rng))
+    steps = int(list(csv.DictReader((run / "progress.csv").open()))[-1]["env_steps"])
+    assert train_rllib.main([*args, "--resume", str(run), "--out", str(run)]) == 0
+    resumed = list(csv.DictReader((run / "progress.csv").open()))
+    assert int(resumed[-1]["env_steps"]) >= steps + 300  # the counters went on from the checkpoint
+    mismatch = [arg if arg != "per_seat" else "shared" for arg in args]
+    assert train_rllib.main([*mismatch, "--resume", str(run), "--out", str(tmp_path / "other")]) == 2
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_joins_a_running_cluster_by_address(tmp_path, monkeypatch):
+    """The cluster recipe on one machine: `ray start --head` on loopback, then train_rllib.py --address."""
+    import os
+    import shutil
+    import signal
+    import socket
+    import subprocess
+    import tempfile
+    import time
+
+    ray_cli = shutil.which("ray", path=str(Path(sys.executable).parent)) or shutil.which("ray")
+    assert ray_cli, "the ray command comes with the rllib extra"
+    port = _free_port()
+    monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # the head binds to 127.0.0.1 only
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    temp_dir = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # Ray's socket paths must stay short
+    log = tmp_path / "head.log"
+    head = subprocess.Popen(
+        [ray_cli, "start", "--head", "--block", f"--port={port}", "--num-cpus=2", "--include-dashboard=false",
+         "--disable-usage-stats", f"--temp-dir={temp_dir}"],
+        env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert head.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
+                time.sleep(0.5)
+        run = tmp_path / "run"
+        args = ["--address", f"127.0.0.1:{port}", "--seats", "2", "--timesteps", "300", "--train-batch-size", "300",
+                "--minibatch-size", "100", "--num-epochs", "1", "--num-env-runners", "1",
+                "--num-envs-per-env-runner", "2", "--checkpoint-every", "0", "--eval-rounds", "0", "--net-arch", "16",
+                "--no-progress", "--out", str(run)]
+        assert load_script("train_rllib").main(args) == 0
+        assert (run / "checkpoint" / "rllib_checkpoint.json").is_file()
+        assert json.loads((run / "config.json").read_text())["settings"]["address"] == f"127.0.0.1:{port}"
+    finally:
+        # The head's processes, found by the unique temp dir on their command lines: SIGTERM, then SIGKILL
+        # (a graceful `ray start --block` shutdown takes half a minute, and `ray stop` would stop every Ray
+        # instance on the machine, a parallel test's included).
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            pids = [head.pid] if head.poll() is None else []
+            for entry in Path("/proc").iterdir():
+                try:
+                    if entry.name.isdigit() and temp_dir.encode() in (entry / "cmdline").read_bytes():
+                        pids.append(int(entry.name))
+                except OSError:
+                    continue
+            for pid in set(pids):
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    pass
+            try:
+                head.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        shutil.rmtree(temp_dir, ignore_errors=True)

@@ -45,6 +45,7 @@ EPISODES = ("round", "session")
 LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 """Ray's switch for a single-node instance bound to 127.0.0.1 (its default on macOS and Windows)."""
 CONNECT_TIMEOUT_S = 5.0
+AUTH_MODE_ENV = "RAY_AUTH_MODE"
 
 
 class RLlibTrainingError(ValueError):
@@ -226,13 +227,43 @@ def preflight(settings: RLlibSettings) -> Any:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if settings.address is None:
         os.environ.setdefault(LOOPBACK_ENV, "0")
-    elif settings.address != "auto":
-        _check_reachable(settings.address)
+    else:
+        if settings.address != "auto":
+            _check_reachable(settings.address)
+        # A cluster started by `ray start --head` uses token authentication when a token exists; Ray
+        # turns it on by itself for a local start only, so do the same for a driver that joins.
+        if AUTH_MODE_ENV not in os.environ and _token_available():
+            os.environ[AUTH_MODE_ENV] = "token"
+            _refresh_ray_config()
     return require_ray()
 
 
-def connect(settings: RLlibSettings) -> Any:
-    """Start or join Ray as ``settings`` say, and return the ``ray`` module.
+def _refresh_ray_config() -> None:
+    """Make an already imported Ray re-read its settings from the environment (as Ray does for token mode)."""
+    import sys
+
+    if "ray" not in sys.modules:
+        return  # it will read them when it is imported
+    try:
+        from ray._raylet import Config
+
+        Config.initialize("")
+    except (ImportError, AttributeError):
+        pass
+
+
+def _token_available() -> bool:
+    """Whether this machine holds a Ray cluster token (the variables Ray reads, or ``~/.ray/auth_token``)."""
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH"):
+        return True
+    return (Path.home() / ".ray" / "auth_token").is_file()
+
+
+def connect(settings: RLlibSettings) -> tuple[Any, bool]:
+    """Start or join Ray as ``settings`` say; return the ``ray`` module and whether this call connected.
+
+    When Ray was already initialised in this process (a caller's own session), it is used as it
+    is and the caller keeps it: ``train`` disconnects only what it connected.
 
     Local runs bind to 127.0.0.1 only and start no dashboard or usage reporting; nothing leaves
     the machine. ``--address`` joins a cluster after :func:`_check_reachable`.
@@ -242,27 +273,37 @@ def connect(settings: RLlibSettings) -> Any:
         RLlibTrainingError: the address is malformed or does not answer, or Ray refuses it.
     """
     ray = preflight(settings)
-    if settings.address is None:
-        try:  # Ray was imported before the switch was set (e.g. by the env module): set it here too.
+    if os.environ.get(LOOPBACK_ENV) == "0":
+        # A loopback instance (every local run; a head started on one machine with the same switch).
+        # Ray reads the switch when it is imported; it may have been imported before it was set.
+        try:
             import ray._private.ray_constants as ray_constants
 
-            ray_constants.ENABLE_RAY_CLUSTER = os.environ[LOOPBACK_ENV] != "0"
+            ray_constants.ENABLE_RAY_CLUSTER = False
         except (ImportError, AttributeError):
             pass
     if ray.is_initialized():
-        return ray
+        return ray, False
     # Every node runs the same set-up (scripts/setup_rllib.sh), so workers import this package as installed.
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     if settings.address is None:
         kwargs["num_cpus"] = settings.num_cpus or os.cpu_count() or 1
     try:
         ray.init(address=settings.address, **kwargs)
-    except (ConnectionError, RuntimeError, ValueError) as error:
+    except Exception as error:  # ConnectionError, AuthenticationError, RuntimeError ...: one message each
+        if settings.address is None:
+            raise
+        hint = ""
+        if "auth" in f"{type(error).__name__} {error}".lower():
+            hint = (
+                "; the cluster uses token authentication: copy the head node's ~/.ray/auth_token to this machine "
+                f"(or set RAY_AUTH_TOKEN) and run with {AUTH_MODE_ENV}=token"
+            )
         raise RLlibTrainingError(
-            f"--address {settings.address!r}: Ray could not join the cluster ({error}); expected a cluster started "
-            "with `ray start --head` running Ray " + RAY_VERSION
+            f"--address {settings.address!r}: Ray could not join the cluster ({type(error).__name__}: {error}); "
+            f"expected a cluster started with `ray start --head` running Ray {RAY_VERSION}{hint}"
         ) from None
-    return ray
+    return ray, True
 
 
 # ------------------------------------------------------------------------------------- PPO
@@ -344,18 +385,15 @@ def build_config(settings: RLlibSettings) -> Any:
 
 def library_versions() -> dict[str, str]:
     """Versions of the libraries a run depends on (recorded in config.json)."""
-    versions = {"python": platform.python_version()}
-    for name in ("numpy", "gymnasium", "torch", "ray", "pettingzoo"):
-        try:
-            versions[name] = str(getattr(__import__(name), "__version__", "unknown"))
-        except ImportError:
-            versions[name] = "missing"
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
-        versions["pontoon_env"] = version("pontoon-env")
-    except Exception:  # running from a checkout that is not installed
-        versions["pontoon_env"] = "checkout"
+    versions = {"python": platform.python_version()}
+    # Read from the installed metadata: importing Ray here would fix its settings before preflight().
+    for name in ("numpy", "gymnasium", "torch", "ray", "pettingzoo", "pontoon-env"):
+        try:
+            versions[name.replace("-", "_")] = version(name)
+        except PackageNotFoundError:
+            versions[name.replace("-", "_")] = "missing"
     return versions
 
 
@@ -415,23 +453,22 @@ def iteration_row(result: Mapping[str, Any], iteration: int, wall_s: float) -> d
 
     ``banker_return``: the banker's mean return per episode; ``player_return``: the mean return of
     one player seat per episode (the mean over the player agent ids); both in chips / min stake.
-    ``sample_steps_per_s``: decisions sampled per second of sampling time this iteration.
+    ``steps_per_s``: decisions sampled this iteration per second of the whole iteration
+    (sampling and learning; RLlib's own timers are smoothed over iterations, so they are not used).
     """
     runners = result.get("env_runners", {})
-    timers = result.get("timers", {})
     modules = {str(k): _scalar(v) for k, v in (runners.get("module_episode_returns_mean") or {}).items()}
     agents = {str(k): _scalar(v) for k, v in (runners.get("agent_episode_returns_mean") or {}).items()}
     players = [v for k, v in agents.items() if k.startswith("player_") and v is not None]
     sampled = _scalar(runners.get("num_env_steps_sampled")) or 0.0
-    sample_s = _scalar(timers.get("env_runner_sampling_timer")) or float("nan")
+    iteration_s = _scalar(result.get("time_this_iter_s"))
     row = {
         "iteration": iteration,
         "env_steps": int(_scalar(result.get("num_env_steps_sampled_lifetime")) or 0),
         "episodes": int(_scalar(runners.get("num_episodes_lifetime")) or 0),
         "banker_return": modules.get("banker"),
         "player_return": float(np.mean(players)) if players else None,
-        "sample_steps_per_s": round(sampled / sample_s, 1) if sample_s and sample_s > 0 else None,
-        "learn_s": _scalar(timers.get("learner_update_timer")),
+        "steps_per_s": round(sampled / iteration_s, 1) if iteration_s else None,
         "wall_s": round(wall_s, 2),
     }
     for module, value in sorted(modules.items()):
@@ -534,14 +571,13 @@ def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[s
     out = settings.run_dir()
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(config, indent=2, default=str) + "\n")
-    ray = connect(settings)
-    import torch
-
-    torch.set_num_threads(settings.threads)
-    algo = build_config(settings).build_algo()
-    summary: dict[str, Any] = {"run": str(out), "checkpoint": str(out / "checkpoint")}
-    writer = None
+    ray, connected = connect(settings)
+    algo = writer = None
     try:
+        import torch
+
+        torch.set_num_threads(settings.threads)
+        algo = build_config(settings).build_algo()
         if resume_from is not None:
             algo.restore_from_path(str(resume_from.resolve()))
             log(f"resumed from {resume_from}")
@@ -551,74 +587,79 @@ def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[s
             writer = SummaryWriter(str(out / "tb"))
         except ImportError:  # TensorBoard logs are a convenience; progress.csv has the same numbers
             writer = None
-        started = time.perf_counter()
-        eval_seed = settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000
-        rules_for_eval = None
-        rows: list[dict[str, Any]] = []
-        evals: list[dict[str, Any]] = []
-        sampled_at_start: int | None = None
-        iteration = 0
-        while True:
-            result = algo.train()
-            iteration += 1
-            row = iteration_row(result, iteration, time.perf_counter() - started)
-            if sampled_at_start is None:
-                sampled_at_start = row["env_steps"] - int(_scalar(result.get("env_runners", {}).get(
-                    "num_env_steps_sampled")) or 0)
-            rows.append(row)
-            _append_csv(out / "progress.csv", row)
-            if writer is not None:
-                for key, value in row.items():
-                    if key not in ("iteration", "env_steps") and isinstance(value, (int, float)):
-                        writer.add_scalar(f"pontoon/{key}", value, row["env_steps"])
-            if settings.progress:
-                log(
-                    f"iter {iteration:3d}  steps {row['env_steps']:>8,}  banker {_fmt(row['banker_return'])}  "
-                    f"player {_fmt(row['player_return'])}  sample {_fmt(row['sample_steps_per_s'], 0)} steps/s"
-                )
-            done = row["env_steps"] - sampled_at_start >= settings.timesteps or (
-                settings.max_iterations is not None and iteration >= settings.max_iterations
-            )
-            periodic = settings.checkpoint_every and iteration % settings.checkpoint_every == 0
-            if periodic or done:
-                if periodic and not done:
-                    _save(algo, out / "checkpoints" / f"iter_{iteration}", config)
-                if settings.eval_rounds:
-                    if rules_for_eval is None:
-                        from pontoon_env.game.rules import resolve_rules
-
-                        rules_for_eval = resolve_rules(config["rules"])
-                    scores = score_against_baselines(live_policy(algo, settings), rules_for_eval, settings.seats,
-                                                     settings.eval_rounds, eval_seed)
-                    scored = {"iteration": iteration, "env_steps": row["env_steps"], **scores}
-                    evals.append(scored)
-                    _append_csv(out / "eval_history.csv", scored)
-                    if writer is not None:
-                        for key, value in scores.items():
-                            writer.add_scalar(f"eval/{key}", value, row["env_steps"])
-                    if settings.progress:
-                        log(f"  eval vs scripted baselines ({settings.eval_rounds} rounds): player EV "
-                            f"{scores['player_ev']:+.3f} ± {scores['player_ci95']:.3f}, banker EV "
-                            f"{scores['banker_ev']:+.3f} ± {scores['banker_ci95']:.3f}")
-            if done:
-                break
-        _save(algo, out / "checkpoint", config)
-        summary.update(
-            iterations=iteration,
-            env_steps=rows[-1]["env_steps"],
-            wall_s=round(time.perf_counter() - started, 1),
-            last=rows[-1],
-            eval=evals[-1] if evals else None,
-        )
+        summary = _train_loop(algo, settings, config, out, writer, log)
         (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
         log(f"saved {out / 'checkpoint'} and {out / 'config.json'}")
         return summary
     finally:
         if writer is not None:
             writer.close()
-        algo.stop()
-        if settings.address is None:
+        if algo is not None:
+            algo.stop()
+        if connected:  # a local instance stops; a cluster only loses this driver
             ray.shutdown()
+
+
+def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], out: Path, writer: Any,
+                log: Callable[[str], None]) -> dict[str, Any]:
+    """Iterate PPO until ``timesteps`` more decisions were sampled; log, checkpoint, score, save."""
+    from pontoon_env.game.rules import resolve_rules
+
+    rules = resolve_rules(config["rules"])
+    eval_seed = settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000
+    started = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    evals: list[dict[str, Any]] = []
+    sampled_at_start: int | None = None
+    iteration = 0
+    while True:
+        result = algo.train()
+        iteration += 1
+        row = iteration_row(result, iteration, time.perf_counter() - started)
+        if sampled_at_start is None:  # after a resume the lifetime counter starts at the checkpoint's
+            this_iteration = int(_scalar(result.get("env_runners", {}).get("num_env_steps_sampled")) or 0)
+            sampled_at_start = row["env_steps"] - this_iteration
+        rows.append(row)
+        _append_csv(out / "progress.csv", row)
+        if writer is not None:
+            for key, value in row.items():
+                if key not in ("iteration", "env_steps") and isinstance(value, (int, float)):
+                    writer.add_scalar(f"pontoon/{key}", value, row["env_steps"])
+        if settings.progress:
+            log(
+                f"iter {iteration:3d}  steps {row['env_steps']:>8,}  banker {_fmt(row['banker_return'])}  "
+                f"player {_fmt(row['player_return'])}  {_fmt(row['steps_per_s'], 0)} steps/s"
+            )
+        done = row["env_steps"] - sampled_at_start >= settings.timesteps or (
+            settings.max_iterations is not None and iteration >= settings.max_iterations
+        )
+        periodic = bool(settings.checkpoint_every) and iteration % settings.checkpoint_every == 0
+        if periodic and not done:
+            _save(algo, out / "checkpoints" / f"iter_{iteration}", config)
+        if (periodic or done) and settings.eval_rounds:
+            scores = score_against_baselines(live_policy(algo, settings), rules, settings.seats,
+                                             settings.eval_rounds, eval_seed)
+            evals.append({"iteration": iteration, "env_steps": row["env_steps"], **scores})
+            _append_csv(out / "eval_history.csv", evals[-1])
+            if writer is not None:
+                for key, value in scores.items():
+                    writer.add_scalar(f"eval/{key}", value, row["env_steps"])
+            if settings.progress:
+                log(f"  eval vs scripted baselines ({settings.eval_rounds} rounds): player EV "
+                    f"{scores['player_ev']:+.3f} ± {scores['player_ci95']:.3f}, banker EV "
+                    f"{scores['banker_ev']:+.3f} ± {scores['banker_ci95']:.3f}")
+        if done:
+            break
+    _save(algo, out / "checkpoint", config)
+    return {
+        "run": str(out),
+        "checkpoint": str(out / "checkpoint"),
+        "iterations": iteration,
+        "env_steps": rows[-1]["env_steps"],
+        "wall_s": round(time.perf_counter() - started, 1),
+        "last": rows[-1],
+        "eval": evals[-1] if evals else None,
+    }
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
