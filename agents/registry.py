@@ -311,7 +311,7 @@ def _load_checkpoint(path: str, rules: Rules, num_players: int | None) -> Policy
     try:
         return ModelPolicy(path, rules, **kwargs)
     except ValueError as error:  # agents.model.CheckpointError: other rules, table size, bad file
-        raise PolicySpecError(f"model checkpoint {path!r}: {error}") from error
+        raise PolicySpecError(str(error)) from error  # the checkpoint module's message names the path
 
 
 def default_player_policy(rules: Rules | str) -> Policy:

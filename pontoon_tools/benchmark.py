@@ -7,8 +7,9 @@
     python -m pontoon_tools.benchmark table --rounds 20000                  # docs/benchmark.md
 
 The protocol: the policy sits in the task's learner seat at the task's table and plays the task's
-fixed deals (round ``i`` of a task is dealt from its own seed, ``(eval_seed, i)``, with one random
-stream per seat, so every policy meets the same cards: the comparisons are paired). ``random``
+fixed deals (round ``i`` of a task is dealt from the evaluation's shared streams of
+``(eval_seed, i)``, one for the pack and one per seat, so every policy meets the same cards: the
+comparisons are paired; the batched engine plays them where the rules are native). ``random``
 and the task's ceiling play the same deals. The **normalised score** is
 
     score = mean(policy - random) / mean(ceiling - random)
@@ -38,7 +39,9 @@ from pontoon_env.envs.gymnasium_env import PontoonEnv
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.policy import Policy
 from pontoon_env.game.rules import Rules
+from pontoon_env.batched.rng import CounterGenerator, deal_orders, seat_stream_seed
 from pontoon_env.game.runner import play_round
+from pontoon_tools.evaluation import play_match
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC_PATH = ROOT / "docs" / "benchmark.md"
@@ -65,24 +68,27 @@ class Table:
         return cls(env.rules, task.num_players, seat, others)
 
 
-def _round_generators(seed: int, index: int, num_seats: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    children = np.random.SeedSequence([seed, index]).spawn(num_seats + 1)
-    return np.random.default_rng(children[0]), [np.random.default_rng(child) for child in children[1:]]
-
-
 def play_task(task: Task, table: Table, policy: Policy, episodes: int, seed: int | None = None) -> np.ndarray:
-    """The learner seat's result (stake units) in each of ``episodes`` rounds (or sessions)."""
+    """The learner seat's result (stake units) in each of ``episodes`` rounds (or sessions).
+
+    Round tasks go through :func:`pontoon_tools.evaluation.play_match` (the batched engine where
+    native, the same deals either way); a session task plays its rounds on one table, the pack
+    carrying over, session ``i`` dealt from the shared streams of round ``i``.
+    """
     seed = task.eval_seed if seed is None else seed
     seats = table.num_players + 1
     policies = [policy if seat == table.learner_seat else table.others[seat] for seat in range(seats)]
+    if task.episode == "round":
+        result = play_match(table.rules, table.num_players, policies, episodes, seed, banker_seat=0)
+        return result.net[:, table.learner_seat] / table.rules.min_stake
     results = np.zeros(episodes)
-    rounds = task.session_rounds if task.episode == "session" else 1
     for index in range(episodes):
-        deck_rng, seat_rngs = _round_generators(seed, index, seats)
-        game = PontoonGame(table.rules, table.num_players, rng=deck_rng, banker=0)
+        game = PontoonGame(table.rules, table.num_players, seed=0, banker=0)
+        game.pack.stack(deal_orders(seed, index, 1, table.rules.decks)[0].tolist())
+        rngs = [CounterGenerator(seat_stream_seed(seed, index, seat)) for seat in range(seats)]
         total = 0
-        for _ in range(rounds):
-            total += play_round(game, policies, seat_rngs)[table.learner_seat]
+        for _ in range(task.session_rounds):
+            total += play_round(game, policies, rngs)[table.learner_seat]
         results[index] = total / table.rules.min_stake
     return results
 

@@ -166,21 +166,30 @@ def play_match(
     progress: bool = False,
     desc: str = "rounds",
     deck: Sequence[str | int] | None = None,
+    engine: str = "auto",
 ) -> MatchResult:
-    """Play ``rounds`` independent rounds with ``policies[seat]`` driving each seat, each through
-    :func:`pontoon_env.game.runner.play_round`.
+    """Play ``rounds`` independent rounds with ``policies[seat]`` driving each seat.
+
+    Round ``i`` is dealt from the match's own streams, the pack order
+    :func:`pontoon_env.batched.rng.deal_orders` ``(seed, i)`` and one random stream per seat, so
+    every policy put in a seat meets the same cards (paired comparisons). Where the batched engine
+    plays the rules natively the whole match runs there (scripted seats compiled, every other seat,
+    a trained model above all, asked once per step for all waiting tables); elsewhere each round is
+    played by :func:`pontoon_env.game.runner.play_round` on the same streams. The two paths give
+    the same result round by round (``tests/test_batched_evaluate.py``).
 
     Args:
         rules: the rule set.
         num_players: player seats besides the banker.
         policies: one policy per seat (``num_players + 1``), the banker's at ``banker_seat``.
         rounds: how many rounds.
-        seed: the match seed; round ``i`` uses :func:`round_generators` ``(seed, i)``.
+        seed: the match seed.
         banker_seat: the seat that banks every round (a fresh table per round keeps it there).
         labels: names for the report (defaults to the policies' names).
-        progress: show a tqdm bar.
-        deck: a stacked pack prefix dealt at the top of every round (the rest is shuffled by the
-            round's generator), to measure a policy in one situation.
+        progress: show a tqdm bar (the reference path only; the batched path is quick).
+        deck: a stacked pack prefix dealt at the top of every round (the rest shuffled by the
+            round's generator), to measure a policy in one situation; always the reference path.
+        engine: ``"auto"`` (batched where native), ``"reference"`` or ``"batched"``.
 
     Raises:
         EvaluationError: a policy list of the wrong length or a banker seat off the table.
@@ -188,36 +197,58 @@ def play_match(
     """
     import time
 
+    from pontoon_env.batched import evaluate as batched
+    from pontoon_env.batched.rng import CounterGenerator, deal_orders, seat_stream_seed
+    from pontoon_env.batched.tables import native_problem
+
     num_seats = num_players + 1
     if len(policies) != num_seats:
         raise EvaluationError(f"expected {num_seats} policies (one per seat, banker included), got {len(policies)}")
     if not 0 <= banker_seat < num_seats:
         raise EvaluationError(f"banker_seat must be in 0..{num_players}, got {banker_seat}")
-    arrays = {name: np.zeros((rounds, num_seats), dtype=np.int64) for name in
-              ("net", "staked", "initial", "hands", "busts", "pontoons", "tricks")}
-    iterator: Iterable[int] = range(rounds)
-    if progress:
-        from tqdm.auto import tqdm
-
-        # disable=None: no bar when the output is not a terminal (logs of the main job stay readable).
-        iterator = tqdm(iterator, desc=desc, unit="round", leave=False, mininterval=0.5, disable=None)
-    seated = chooser(policies, num_seats)
+    if engine not in ("auto", "reference", "batched"):
+        raise EvaluationError(f"engine: expected 'auto', 'reference' or 'batched', got {engine!r}")
+    table_rules = PontoonGame(rules, num_players, seed=0, banker=banker_seat).rules
+    native = deck is None and native_problem(table_rules) is None
+    if engine == "batched" and not native:
+        raise EvaluationError(
+            f"engine='batched': the batched engine does not play this match natively "
+            f"({'a stacked deck prefix' if deck is not None else native_problem(table_rules)})"
+        )
+    labels = list(labels) if labels is not None else [policy_label(p) for p in policies]
     started = time.perf_counter()
-    for index in iterator:
-        deck_rng, seat_rngs = round_generators(seed, index, num_seats)
-        game = PontoonGame(rules, num_players, rng=deck_rng, banker=banker_seat)
-        arrays["net"][index] = play_round(game, seated, seat_rngs, deck=deck)  # chips plus owned kitty (D22)
-        _record_round(game, index, arrays)
-    result = MatchResult(
-        rules=game.rules if rounds else rules,
+    if native and engine != "reference":
+        played = batched.batched_match(rules, num_players, list(policies), rounds, seed, banker_seat=banker_seat)
+        arrays = {name: getattr(played, name) for name in batched.FIELDS}
+    else:
+        arrays = {name: np.zeros((rounds, num_seats), dtype=np.int64) for name in batched.FIELDS}
+        iterator: Iterable[int] = range(rounds)
+        if progress:
+            from tqdm.auto import tqdm
+
+            # disable=None: no bar when the output is not a terminal (logs of the main job stay readable).
+            iterator = tqdm(iterator, desc=desc, unit="round", leave=False, mininterval=0.5, disable=None)
+        seated = chooser(policies, num_seats)
+        for index in iterator:
+            if deck is None:  # the shared streams of the batched path
+                order = deal_orders(seed, index, 1, table_rules.decks)[0].tolist()
+                seat_rngs = [CounterGenerator(seat_stream_seed(seed, index, seat)) for seat in range(num_seats)]
+                game = PontoonGame(rules, num_players, seed=0, banker=banker_seat)
+            else:
+                deck_rng, seat_rngs = round_generators(seed, index, num_seats)
+                game = PontoonGame(rules, num_players, rng=deck_rng, banker=banker_seat)
+                order = list(deck)
+            arrays["net"][index] = play_round(game, seated, seat_rngs, deck=order)  # chips plus owned kitty (D22)
+            _record_round(game, index, arrays)
+    return MatchResult(
+        rules=table_rules,
         num_players=num_players,
         banker_seat=banker_seat,
-        labels=list(labels) if labels is not None else [policy_label(p) for p in policies],
+        labels=labels,
         seed=seed,
         wall_s=time.perf_counter() - started,
         **arrays,
     )
-    return result
 
 
 def _record_round(game: PontoonGame, index: int, arrays: dict[str, np.ndarray]) -> None:

@@ -71,7 +71,7 @@ from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, s
 ALGOS = ("maskable_ppo", "ppo", "dqn")
 ROLES = ("player", "banker", "both")
 EPISODES = ("round", "session")
-VEC_ENVS = ("dummy", "subproc")
+VEC_ENVS = ("auto", "batched", "dummy", "subproc")
 HISTORY_FILE = "eval_history"
 VECNORM_FILE = "vecnormalize.pkl"
 
@@ -164,8 +164,8 @@ class TrainSettings:
 
     # -- hyperparameters
     n_envs: int = setting(16, "parallel environments", group=HYPER)
-    vec_env: str = setting("dummy", "step environments in this process or in worker processes", group=HYPER,
-                           choices=VEC_ENVS)
+    vec_env: str = setting("auto", "auto: the batched engine where native, else dummy; batched; dummy (this "
+                           "process); subproc (worker processes)", group=HYPER, choices=VEC_ENVS)
     learning_rate: float = setting(3e-4, "learning rate", group=HYPER, flag="--lr")
     n_steps: int = setting(256, "PPO: steps per environment per update", group=HYPER)
     batch_size: int = setting(512, "minibatch size", group=HYPER)
@@ -316,26 +316,6 @@ class LegalizeActions(gym.Wrapper):
         return self.env.unwrapped.action_masks()
 
 
-class SlimInfo(gym.Wrapper):
-    """Drop the round reports from ``info`` during training.
-
-    The environment returns the settled round's full report (hands, ledger) in ``info``; the
-    vectorised environment deep-copies every info dict on every step, which costs about a seventh
-    of the training time while the learner never reads them. The reward already carries the result.
-    """
-
-    HEAVY = ("settlement", "rounds", "ledger")
-
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        for key in self.HEAVY:
-            info.pop(key, None)
-        return obs, reward, terminated, truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
-
-
 def opponents_for(role: str, specs: Sequence[Any], rules: Rules) -> dict[str, Any] | None:
     """The env's ``opponents`` argument from a list of specs: banker specs drive the banker,
     player specs the other players. ``None`` keeps the registry's defaults.
@@ -375,18 +355,40 @@ def training_env_kwargs(settings: TrainSettings, rules: Rules, role: str, oppone
 
 
 def make_vec_env(settings: TrainSettings, kwargs: Mapping[str, Any], seed: int) -> Any:
-    """``n_envs`` monitored copies of the environment (PPO/DQN ones wrapped in :class:`LegalizeActions`)."""
+    """``n_envs`` tables for SB3: the batched engine where it plays the rules natively (``vec_env``
+    ``"batched"``, or ``"auto"``, the default), else monitored single environments in this process
+    (``"dummy"``) or in worker processes (``"subproc"``). PPO and DQN, which cannot mask, get an
+    illegal id replaced by the first legal one at a penalty (:class:`LegalizeActions`, or the
+    adapter's ``legalize_penalty``)."""
     from stable_baselines3.common.monitor import Monitor
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    legalize = settings.algo != "maskable_ppo"
+    if settings.vec_env in ("auto", "batched"):
+        from pontoon_env.batched import NotNativeError
+        from pontoon_env.envs.sb3 import PontoonSB3VecEnv
+
+        try:
+            batched = PontoonSB3VecEnv(
+                num_envs=settings.n_envs,
+                seed=seed,
+                legalize_penalty=settings.illegal_penalty if legalize else None,
+                **kwargs,
+            )
+        except NotNativeError:
+            if settings.vec_env == "batched":
+                raise
+        else:
+            return VecMonitor(batched)  # the adapter flags illegal ids only where they happen
 
     def factory(rank: int) -> Callable[[], gym.Env]:
         def make() -> gym.Env:
             import pontoon_env  # noqa: F401  (registers the ids inside subprocess workers)
 
-            env = SlimInfo(gym.make("Pontoon-v0", **kwargs))
-            if settings.algo != "maskable_ppo":
+            env = gym.make("Pontoon-v0", **kwargs)
+            if legalize:
                 env = LegalizeActions(env, settings.illegal_penalty)
-            env = Monitor(env, info_keywords=("illegal_action",) if settings.algo != "maskable_ppo" else ())
+            env = Monitor(env, info_keywords=("illegal_action",) if legalize else ())
             env.reset(seed=seed + 1000 * rank)
             return env
 

@@ -29,9 +29,9 @@ def test_task_names_resolve_with_or_without_the_version_and_unknown_ones_are_nam
 
 
 def test_random_scores_zero_the_optimum_one_and_threshold_in_between():
-    random = score("pagat/player-1", "random", episodes=1500)
-    optimal = score("pagat/player-1", "optimal:stand=17", episodes=1500)  # built again, not the ceiling object
-    threshold = score("pagat/player-1", "threshold", episodes=1500)
+    random = score("pagat/player-1", "random", episodes=20_000)
+    optimal = score("pagat/player-1", "optimal:stand=17", episodes=20_000)  # built again, not the ceiling object
+    threshold = score("pagat/player-1", "threshold", episodes=20_000)
     assert random.score == pytest.approx(0.0, abs=1e-12)
     assert abs(optimal.score - 1.0) <= max(optimal.score_ci, 1e-9)
     assert threshold.score - threshold.score_ci > 0 and threshold.score + threshold.score_ci < 1

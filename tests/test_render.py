@@ -81,3 +81,16 @@ def test_rendering_survives_random_play_in_every_preset(preset: str) -> None:
             game.apply(policy.act(observe(game, seat), game.legal_actions(), rng))
         assert "the round is over" in render_ansi(game, 1)
     assert render_rgb(game, 1, use_pillow=False).shape == RGB_SHAPE
+
+
+def test_a_finished_five_card_hand_is_shown_as_a_trick():
+    from helpers import deal
+
+    from pontoon_env.envs.render import render_ansi
+
+    game = deal("pagat", ["2S", "10C", "3S", "7C", "4S", "2H", "3H"], [("stake", 1), "twist", "twist", "twist"])
+    assert len(game.players[0].hands[0].cards) == 5 and game.phase.name == "BANKER_TURN"
+    assert "FIVE-CARD TRICK" in render_ansi(game, 1)
+    game = deal("pagat", ["2S", "10C", "3S", "7C", "4S", "2H", "3H"], [("stake", 1), "twist", "twist", "twist"],
+                five_card_trick=False)
+    assert "FIVE-CARD TRICK" not in render_ansi(game, 1)

@@ -20,7 +20,7 @@ import numpy as np
 from pontoon_env.game.actions import AMOUNT_KINDS, LegalAction, Phase
 from pontoon_env.game.cards import CARD_RANK, RANK_NAMES, SUIT_NAMES, card_name
 from pontoon_env.game.engine import Hand, PontoonGame
-from pontoon_env.game.hands import hand_total
+from pontoon_env.game.hands import FIVE_CARDS, hand_total
 from pontoon_env.game.observation import HIDDEN, HandView, observe
 
 RGB_SHAPE: tuple[int, int, int] = (540, 960, 3)
@@ -100,8 +100,12 @@ def card_text(code: int) -> str:
     return "??" if code == HIDDEN else card_name(code)
 
 
-def hand_summary(hand: HandView) -> str:
-    """Total (of the visible cards), status and money of a hand, for one line of text."""
+def hand_summary(hand: HandView, five_card_trick: bool = False) -> str:
+    """Total (of the visible cards), status and money of a hand, for one line of text.
+
+    ``five_card_trick``: the hand's owner can make the trick (for the banker: the dealer's
+    five-card trick too), so a finished hand of five visible cards says so rather than "stands".
+    """
     known = hand.known_cards
     hidden = len(hand.cards) - len(known)
     total, soft = hand_total(known)
@@ -114,6 +118,8 @@ def hand_summary(hand: HandView) -> str:
         parts.append("PONTOON")
     elif hand.bust:
         parts.append("BUST")
+    elif five_card_trick and len(known) >= FIVE_CARDS and total <= 21:
+        parts.append("FIVE-CARD TRICK")
     elif hand.done and hand.cards:
         parts.append("stands")
     if hand.stake:
@@ -164,11 +170,13 @@ def render_ansi(game: PontoonGame, seat: int | None = None) -> str:
         return f"{role} seat {player_seat}{marks}"
 
     rows: list[tuple[str, str, str, str]] = []
+    player_trick = game.rules.five_card_trick
+    banker_trick = player_trick and game.rules.dealer_five_card_trick
     banker_active = game.phase == Phase.BANKER_TURN
     for index, hand in enumerate(table.banker_hands):
         marker = ">" if banker_active and index == table.active_hand else " "
         name = label(table.banker, "Banker") if index == 0 else ""
-        rows.append((marker, name, " ".join(card_text(card) for card in hand.cards), hand_summary(hand)))
+        rows.append((marker, name, " ".join(card_text(card) for card in hand.cards), hand_summary(hand, banker_trick)))
     if not table.banker_hands:
         rows.append((" ", label(table.banker, "Banker"), "", ""))
     for player_seat, hands in table.players:
@@ -184,7 +192,7 @@ def render_ansi(game: PontoonGame, seat: int | None = None) -> str:
                     ">" if acting else " ",
                     name,
                     " ".join(card_text(card) for card in hand.cards),
-                    hand_summary(hand),
+                    hand_summary(hand, player_trick),
                 )
             )
     name_width = max(len(row[1]) for row in rows)
@@ -372,6 +380,7 @@ def _draw_hands(
     width: int,
     card_h: int,
     active: int | None,
+    five_card_trick: bool = False,
 ) -> None:
     """Lay out ``hands`` left to right in a strip of ``width`` pixels, overlapping cards if needed."""
     card_w = int(card_h * 0.7)
@@ -392,7 +401,7 @@ def _draw_hands(
             canvas.rect((left - 4, y - 4, left + span + 4, y + card_h + 4), _GOLD)
         for position, card in enumerate(hand.cards):
             _draw_card(canvas, left + position * step, y, card_w, card_h, card)
-        summary = hand_summary(hand)
+        summary = hand_summary(hand, five_card_trick)
         canvas.text((left, y + card_h + 6), summary[: max(8, share // 6)], _WHITE, 11)
         left += share + gap
 
@@ -432,7 +441,9 @@ def render_rgb(game: PontoonGame, seat: int | None = None, *, use_pillow: bool |
         table.to_act == table.banker,
     )
     banker_active = table.active_hand if game.phase == Phase.BANKER_TURN else None
-    _draw_hands(canvas, table.banker_hands, label_w, top, strip, card_h, banker_active)
+    tricks = game.rules.five_card_trick
+    _draw_hands(canvas, table.banker_hands, label_w, top, strip, card_h, banker_active,
+                tricks and game.rules.dealer_five_card_trick)
     for row, (player_seat, hands) in enumerate(table.players, start=1):
         top = label(
             row,
@@ -443,7 +454,7 @@ def render_rgb(game: PontoonGame, seat: int | None = None, *, use_pillow: bool |
         active = (
             table.active_hand if game.phase == Phase.PLAYER_TURN and table.to_act == player_seat else None
         )
-        _draw_hands(canvas, hands, label_w, top, strip, card_h, active)
+        _draw_hands(canvas, hands, label_w, top, strip, card_h, active, tricks)
     image = canvas.result()
     assert image.shape == RGB_SHAPE and image.dtype == np.uint8
     return image
