@@ -77,12 +77,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=RLlibSettings.seats)
     parser.add_argument("--address", default=None, help="a running Ray cluster (default: a local instance)")
     parser.add_argument("--num-cpus", type=int, default=None, help="cores of the local instance (default: all)")
+    parser.add_argument("--episodes-to-numpy", choices=("auto", "on", "off"), default="auto",
+                        help="RLlib's episodes_to_numpy: auto = train_rllib.py's choice (on with remote runners, off "
+                             "when the driver samples), or forced on/off to compare (default auto)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args(argv)
     counts = [int(part) for part in args.runners.split(",") if part.strip()]
     base = RLlibSettings(rules=args.rules, seats=args.seats, address=args.address, num_cpus=args.num_cpus,
                          num_envs_per_env_runner=args.envs_per_runner, train_batch_size=args.batch,
-                         minibatch_size=min(256, args.batch), progress=False)
+                         minibatch_size=min(256, args.batch), progress=False,
+                         episodes_to_numpy={"auto": None, "on": True, "off": False}[args.episodes_to_numpy])
     base.validate()
     ray, connected = connect(base)
     import torch
@@ -90,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     torch.set_num_threads(1)
     cpus = ray.cluster_resources().get("CPU", 0)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{args.rules}, {args.seats} players, {args.envs_per_runner} tables per runner, batch {args.batch}; "
+    print(f"{args.rules}, {args.seats} players, {args.envs_per_runner} tables per runner, batch {args.batch}, "
+          f"episodes_to_numpy={args.episodes_to_numpy}; "
           f"Ray {ray.__version__}, {cpus:g} CPUs in the cluster; load average before: {load:.2f}")
     rows = []
     try:

@@ -218,7 +218,9 @@ def test_training_writes_the_run_folder(trained):
     for row in rows:  # both roles learn at once: each has a return every iteration
         float(row["banker_return"]), float(row["player_return"]), float(row["steps_per_s"])
     evals = list(csv.DictReader((trained / "eval_history.csv").open()))
-    assert [int(row["iteration"]) for row in evals] == [int(row["iteration"]) for row in rows]
+    assert evals[0]["policy"] == "scripted" and int(evals[0]["iteration"]) == 0  # the reference line
+    assert [int(row["iteration"]) for row in evals[1:]] == [int(row["iteration"]) for row in rows]
+    assert {row["policy"] for row in evals[1:]} == {"rllib"}
     assert list((trained / "tb").glob("events.out.tfevents.*"))
 
 

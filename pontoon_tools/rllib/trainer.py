@@ -93,6 +93,8 @@ class RLlibSettings:
     threads: int = 1
     progress: bool = True
     max_iterations: int | None = None
+    episodes_to_numpy: bool | None = None
+    """``None``: on with remote env runners, off when sampling in the driver (see :func:`build_config`)."""
 
     def validate(self) -> None:
         """Refuse impossible settings before anything is started; every message names the option.
@@ -327,9 +329,12 @@ def build_config(settings: RLlibSettings) -> Any:
 
     * ``disable_env_checking``: RLlib's pre-check steps the env with an *unmasked* random action,
       which the table rightly refuses as illegal;
-    * ``episodes_to_numpy=False``: RLlib 2.60 converts every finished episode of a ``sample()``
-      call to numpy again after each env step, which is quadratic in the episodes of a call and
-      made sampling of one-round (about six-decision) episodes several times slower.
+    * ``episodes_to_numpy`` off when the driver samples (``num_env_runners=0``): RLlib 2.60
+      converts every finished episode of a ``sample()`` call to numpy again after each env step,
+      quadratic in the episodes of a call, and a driver's call gathers the whole batch of
+      one-round (about six-decision) episodes. With remote runners it stays on: each call holds
+      only ``rollout_fragment_length`` steps per table, and numpy episodes are much cheaper to
+      ship to the driver, which is what lets runners scale (docs/rllib.md has the measurements).
     """
     require_ray()
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -358,7 +363,9 @@ def build_config(settings: RLlibSettings) -> Any:
             num_envs_per_env_runner=settings.num_envs_per_env_runner,
             rollout_fragment_length=settings.rollout_fragment_length,
             num_cpus_per_env_runner=1,
-            episodes_to_numpy=False,
+            episodes_to_numpy=(
+                settings.num_env_runners > 0 if settings.episodes_to_numpy is None else settings.episodes_to_numpy
+            ),
         )
         .multi_agent(policies=set(modules), policy_mapping_fn=mapping_fn(settings.policies),
                      policies_to_train=list(modules))
@@ -534,6 +541,24 @@ def score_against_baselines(policy: Any, rules: Any, num_players: int, rounds: i
     return out
 
 
+class ScriptedTable:
+    """The scripted baselines as one policy: the default banker when its seat banks, else the default player.
+
+    Scored by :func:`score_against_baselines` on the same cards as the trained modules, it is the
+    reference line of ``eval_history.csv`` (the row with ``policy = scripted``).
+    """
+
+    name = "scripted"
+
+    def __init__(self, rules: Any) -> None:
+        from agents.registry import default_banker_policy, default_player_policy
+
+        self.banker, self.player = default_banker_policy(rules), default_player_policy(rules)
+
+    def act(self, view: Any, legal: Any, rng: np.random.Generator) -> Any:
+        return (self.banker if view.is_banker else self.player).act(view, legal, rng)
+
+
 def live_policy(algo: Any, settings: RLlibSettings) -> Any:
     """The algorithm's current modules as an :class:`agents.rllib_policy.RLlibPolicy`."""
     from agents.rllib_policy import RLlibPolicy
@@ -612,6 +637,14 @@ def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], o
     evals: list[dict[str, Any]] = []
     sampled_at_start: int | None = None
     iteration = 0
+    if settings.eval_rounds and not (out / "eval_history.csv").exists():
+        # The reference line: the scripted baselines themselves, on the same cards as every later score.
+        reference = score_against_baselines(ScriptedTable(rules), rules, settings.seats, settings.eval_rounds, eval_seed)
+        _append_csv(out / "eval_history.csv", {"policy": "scripted", "iteration": 0, "env_steps": 0, **reference})
+        if settings.progress:
+            log(f"scripted baselines on the eval cards ({settings.eval_rounds} rounds): player EV "
+                f"{reference['player_ev']:+.3f} ± {reference['player_ci95']:.3f}, banker EV "
+                f"{reference['banker_ev']:+.3f} ± {reference['banker_ci95']:.3f}")
     while True:
         result = algo.train()
         iteration += 1
@@ -639,7 +672,7 @@ def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], o
         if (periodic or done) and settings.eval_rounds:
             scores = score_against_baselines(live_policy(algo, settings), rules, settings.seats,
                                              settings.eval_rounds, eval_seed)
-            evals.append({"iteration": iteration, "env_steps": row["env_steps"], **scores})
+            evals.append({"policy": "rllib", "iteration": iteration, "env_steps": row["env_steps"], **scores})
             _append_csv(out / "eval_history.csv", evals[-1])
             if writer is not None:
                 for key, value in scores.items():
