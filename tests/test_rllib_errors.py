@@ -194,3 +194,10 @@ def test_resume_from_a_mismatched_checkpoint_is_refused(tmp_path, capsys):
     assert "the checkpoint has num_players=4, this run has 3" in capsys.readouterr().err
     assert train_rllib.main(["--resume", str(tmp_path / "nothing"), "--out", str(tmp_path / "new")]) == 2
     assert "--resume: RLlib checkpoint" in capsys.readouterr().err
+
+
+def test_train_py_can_forward_to_the_rllib_command(capsys):
+    from pontoon_tools.rllib.cli import main
+
+    assert main(["--seats", "0"], prog="train.py --backend rllib") == 2
+    assert capsys.readouterr().err.startswith("train.py --backend rllib: error: --seats: expected an integer in 1..9")
