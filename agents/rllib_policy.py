@@ -268,7 +268,7 @@ def _load_each(checkpoint: Path, module_ids: Sequence[str], rl_module_class: Any
                 f"RLlib checkpoint {str(checkpoint)!r} has no module {module_id!r} (expected {str(folder)!r})"
             )
         try:
-            modules[module_id] = rl_module_class.from_checkpoint(str(folder))
+            modules[module_id] = rl_module_class.from_checkpoint(str(folder.resolve()))  # RLlib needs it absolute
         except Exception as error:  # RLlib raises many kinds for a damaged or foreign checkpoint
             raise RLlibCheckpointError(
                 f"RLlib checkpoint {str(checkpoint)!r}: module {module_id!r} does not load: {error}"

@@ -396,3 +396,11 @@ def test_joins_a_running_cluster_by_address(tmp_path, monkeypatch):
             except subprocess.TimeoutExpired:
                 pass
         shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+@pytest.mark.xdist_group("trained")  # one worker trains once for all of these
+def test_a_relative_checkpoint_path_loads(trained, monkeypatch):
+    """evaluate.py is usually given runs/<name>: RLlib itself needs absolute paths."""
+    monkeypatch.chdir(trained.parent)
+    assert isinstance(load_rllib_policy(trained.name, "pagat", 3), RLlibPolicy)
+    assert isinstance(load_rllib_policy(f"{trained.name}/checkpoint", "pagat", 3), RLlibPolicy)
