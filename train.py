@@ -10,6 +10,7 @@ it (:mod:`pontoon_tools.settings`), so ``--help`` lists each one with its defaul
     python train.py --rules pontoon_2011 --option stick_min=15 --seats 3 --out runs/2011
     python train.py --algo dqn --timesteps 100000     # DQN; illegal ids are replaced (see --help)
     python train.py --resume runs/pagat-player/model.zip --timesteps 100000
+    python train.py --backend rllib --timesteps 120000 # Ray RLlib, banker and players at once (docs/rllib.md)
 """
 
 from __future__ import annotations
@@ -59,6 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    backend = argparse.ArgumentParser(add_help=False)
+    backend.add_argument("--backend", choices=("sb3", "rllib"), default="sb3")
+    known, argv = backend.parse_known_args(argv)
+    if known.backend == "rllib":  # Ray RLlib, the whole table at once (docs/rllib.md)
+        from pontoon_tools.rllib.cli import main as rllib_main
+
+        return rllib_main(argv, prog="train.py --backend rllib")
     settings = from_args(TrainSettings, build_parser().parse_args(argv))
     try:
         summary = train(settings)

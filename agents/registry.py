@@ -237,6 +237,7 @@ def describe_policies() -> str:
         for key, param in entry.params.items():
             lines.append(f"    {key}=<{param.parse.__doc__}>  {param.help}")
     lines.append("<path>.zip: a trained model checkpoint (agents.model.ModelPolicy)")
+    lines.append("runs/<name> of train_rllib.py: an RLlib checkpoint (agents.rllib_policy; needs the rllib extra)")
     return "\n".join(lines)
 
 
@@ -285,6 +286,15 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
     name, _, params = text.partition(":")
     name = name.strip().lower()
     entry = REGISTRY.get(name)
+    if entry is None:
+        from agents.rllib_policy import policy_from_spec  # Ray is imported only to load a checkpoint
+
+        try:
+            rllib_policy = policy_from_spec(text, rules, num_players)
+        except ValueError as error:  # RLlibCheckpointError: preset, table size or action layout
+            raise PolicySpecError(str(error)) from error
+        if rllib_policy is not None:
+            return rllib_policy
     if text.lower().endswith(".zip") or (entry is None and Path(text).exists()):
         return _load_checkpoint(text, rules, num_players)
     if entry is None:

@@ -17,7 +17,7 @@ training, so the module sees exactly what it saw there.
 
 This module imports Ray only when a checkpoint is loaded: :func:`is_rllib_checkpoint` works
 without it, and loading without it raises
-:class:`~pontoon_tools.rllib.RayMissingError` naming the extra to install.
+:class:`~agents.rllib_support.RayMissingError` naming the extra to install.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.rllib_roles import agent_id, module_for_agent
 from pontoon_env.encoding import ActionTable, ObservationEncoder
 from pontoon_env.game.actions import Action, LegalAction
 from pontoon_env.game.observation import SeatView
@@ -134,14 +135,9 @@ def check_compatible(config: Mapping[str, Any], rules: Rules, num_players: int |
 
 
 def module_for_view(view: SeatView, policies: str) -> str:
-    """The module that decides for ``view``'s seat now: the banker's, else the (shared or seat's) player's.
-
-    The same rule as :func:`pontoon_tools.rllib.env.module_for_agent` in training, written here
-    without Ray so that it can be read and tested alone.
-    """
-    if view.is_banker:
-        return "banker"
-    return "player" if policies == "shared" else f"player_seat_{view.seat}"
+    """The module that decides for ``view``'s seat now: the banker's, else the (shared or seat's) player's
+    (:func:`agents.rllib_roles.module_for_agent`, the mapping training uses)."""
+    return module_for_agent(agent_id("banker" if view.is_banker else "player", view.seat), policies)
 
 
 class RLlibPolicy:
@@ -242,10 +238,10 @@ def load_modules(checkpoint: Path, module_ids: Sequence[str]) -> dict[str, Any]:
     """
     import logging
 
-    from pontoon_tools.rllib import require_ray
+    from agents.rllib_support import require_ray
 
     require_ray()
-    import pontoon_tools.rllib.module  # noqa: F401 - the module class the checkpoint names
+    import agents.rllib_module  # noqa: F401 - the module class the checkpoint names
     from ray.rllib.core.rl_module.rl_module import RLModule
 
     # RLlib 2.60 logs a deprecation warning from its own constructor for every module it loads.

@@ -26,7 +26,7 @@ from agents.rllib_policy import RLlibCheckpointError, RLlibPolicy, load_rllib_po
 from pontoon_env import PRESETS, Phase, make_rules  # noqa: E402
 from pontoon_env.game.rules import resolve_rules  # noqa: E402
 from pontoon_tools.rllib.env import PontoonMultiAgentEnv, parse_agent_id  # noqa: E402
-from pontoon_tools.rllib.module import MaskedPPOTorchRLModule  # noqa: E402
+from agents.rllib_module import MaskedPPOTorchRLModule  # noqa: E402
 from pontoon_tools.rllib.trainer import score_against_baselines  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -266,24 +266,12 @@ def _registry_routes_rllib(run: Path) -> bool:
 
 
 @pytest.mark.xdist_group("trained")  # one worker trains once for all of these
-@pytest.mark.xfail(reason="wired by the owner of agents/registry.py: make_policy calls agents.rllib_policy.policy_from_spec")
 def test_the_policy_registry_routes_rllib_checkpoints(trained):
     assert _registry_routes_rllib(trained)
 
 
 @pytest.mark.xdist_group("trained")  # one worker trains once for all of these
-def test_evaluate_py_scores_the_checkpoint_in_both_seats(trained, tmp_path, monkeypatch):
-    import agents.registry
-
-    if not _registry_routes_rllib(trained):
-        # Until agents.registry calls the hook, apply it here exactly as docs/rllib.md says to wire it.
-        original = agents.registry.make_policy
-
-        def make_policy(spec, rules, *, num_players=None):
-            found = policy_from_spec(spec, rules, num_players) if isinstance(spec, str) else None
-            return found if found is not None else original(spec, rules, num_players=num_players)
-
-        monkeypatch.setattr(agents.registry, "make_policy", make_policy)
+def test_evaluate_py_scores_the_checkpoint_in_both_seats(trained, tmp_path):
     out = tmp_path / "eval"
     argv = ["--player", str(trained), "--banker", str(trained), "--rounds", "60", "--seed", "1",
             "--out", str(out), "--no-charts", "--no-progress"]

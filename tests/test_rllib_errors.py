@@ -26,7 +26,7 @@ from agents.rllib_policy import (
 )
 from pontoon_env import make_rules
 from pontoon_tools.rllib import RayMissingError, require_ray
-from pontoon_tools.rllib.roles import agent_id, module_for_agent, module_ids, parse_agent_id
+from agents.rllib_roles import agent_id, module_for_agent, module_ids, parse_agent_id
 from pontoon_tools.rllib.trainer import RLlibSettings, RLlibTrainingError, preflight, run_config
 
 

@@ -31,14 +31,14 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from pontoon_tools.rllib import require_ray
+from agents.rllib_support import require_ray
 
 require_ray()
 
 from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402 - after the clear Ray check
 
 from pontoon_env.envs.pettingzoo_env import raw_env  # noqa: E402
-from pontoon_tools.rllib.roles import (  # noqa: E402,F401 - re-exported: the env's agent ids
+from agents.rllib_roles import (  # noqa: E402,F401 - re-exported: the env's agent ids
     ROLES,
     agent_id,
     module_for_agent,

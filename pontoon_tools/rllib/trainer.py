@@ -7,7 +7,7 @@ What a run does (:func:`train`):
    ``address="host:port"`` (or ``"auto"``), the running cluster that ``ray start --head``
    started, after checking that the address answers at all;
 2. builds PPO (:func:`build_config`) over :class:`~pontoon_tools.rllib.env.PontoonMultiAgentEnv`
-   with one :class:`~pontoon_tools.rllib.module.MaskedPPOTorchRLModule` per policy
+   with one :class:`~agents.rllib_module.MaskedPPOTorchRLModule` per policy
    (``banker`` + ``player``, or ``banker`` + ``player_seat_<k>``), trained at the same time, on
    ``num_env_runners`` sampling actors of ``num_envs_per_env_runner`` tables each;
 3. trains until ``timesteps`` decisions (all seats together) have been sampled, logging each
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from pontoon_tools.rllib import INSTALL_HINT, RAY_VERSION, RayMissingError, require_ray
-from pontoon_tools.rllib.roles import POLICY_LAYOUTS, module_for_agent, module_ids
+from agents.rllib_roles import POLICY_LAYOUTS, module_for_agent, module_ids
 
 EPISODES = ("round", "session")
 LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
@@ -342,7 +342,7 @@ def build_config(settings: RLlibSettings) -> Any:
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     from pontoon_tools.rllib.env import PontoonMultiAgentEnv
-    from pontoon_tools.rllib.module import MaskedPPOTorchRLModule
+    from agents.rllib_module import MaskedPPOTorchRLModule
 
     modules = module_ids(settings.policies, settings.seats)
     model_config = {

@@ -2,7 +2,8 @@
 
 An agent id is ``f"{role}_{seat}"``: the seat deciding, and whether it banks at that moment.
 Mapping the role, not the seat, to a policy is what lets one banker policy learn every banker
-decision although the bank changes seats (see :mod:`pontoon_tools.rllib.env`).
+decision although the bank changes seats (see :mod:`pontoon_tools.rllib.env`). It sits with the agents because a saved
+checkpoint needs the same mapping to play a seat (:mod:`agents.rllib_policy`).
 """
 
 from __future__ import annotations

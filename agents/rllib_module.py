@@ -18,7 +18,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from pontoon_tools.rllib import require_ray
+from agents.rllib_support import require_ray
 
 require_ray()
 
