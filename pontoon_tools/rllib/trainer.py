@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from pontoon_tools.rllib import INSTALL_HINT, RAY_VERSION, RayMissingError, require_ray
+from pontoon_tools.settings import parse_option  # one --option key=value reading for every command
 from agents.rllib_roles import POLICY_LAYOUTS, module_for_agent, module_ids
 
 EPISODES = ("round", "session")
@@ -697,29 +698,6 @@ def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], o
 
 def _fmt(value: float | None, digits: int = 2) -> str:
     return "   n/a" if value is None else f"{value:+.{digits}f}" if digits else f"{value:.0f}"
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """One ``--option key=value`` like ``train.py``'s: booleans, integers, floats, else a string.
-
-    Raises:
-        RLlibTrainingError: no ``=`` in the text.
-    """
-    key, sep, raw = text.partition("=")
-    key, raw = key.strip(), raw.strip()
-    if not sep or not key:
-        raise RLlibTrainingError(f"--option: expected key=value (for example stick_min=16), got {text!r}")
-    lowered = raw.lower()
-    if lowered in ("true", "yes", "on"):
-        return key, True
-    if lowered in ("false", "no", "off"):
-        return key, False
-    for cast in (int, float):
-        try:
-            return key, cast(raw)
-        except ValueError:
-            pass
-    return key, raw
 
 
 __all__ = [
