@@ -3,6 +3,7 @@
 import contextlib
 import io
 import re
+import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,3 +30,23 @@ def test_readme_opens_with_the_main_and_test_commands_and_ci_runs_the_test_comma
     assert commands[:2] == ["bash scripts/main.sh", "bash scripts/test.sh"]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "bash scripts/test.sh" in ci
+
+
+def test_every_python_example_of_the_readme_runs(tmp_path, monkeypatch) -> None:
+    """Each ```python block runs as a user would paste it, with no warning (the one that needs the main job's model
+    runs against a model trained here for a few hundred steps)."""
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    assert len(blocks) >= 5
+    monkeypatch.chdir(tmp_path)
+    for code in blocks:
+        if "runs/main-player" in code:
+            from pontoon_tools.training import TrainSettings, train
+
+            train(TrainSettings(timesteps=256, n_envs=4, n_steps=32, batch_size=64, n_epochs=1, eval_rounds=0,
+                                out=str(tmp_path / "runs" / "main-player"), progress=False))
+            code = code.replace("n_eval_episodes=200", "n_eval_episodes=5")
+        out = io.StringIO()
+        with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+            warnings.simplefilter("always")
+            exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
+        assert [str(warning.message) for warning in caught] == [], code
