@@ -33,7 +33,6 @@ import numpy as np
 
 from agents.checkpoint import CheckpointError, check_compatible, read_config, read_run_config
 from pontoon_env.game.engine import PontoonGame
-from pontoon_env.game.hands import HandClass
 from pontoon_env.game.rules import PRESETS, Rules
 from pontoon_env.game.runner import chooser, play_round
 from pontoon_tools.settings import flag, parse_option, plural, setting
@@ -253,24 +252,8 @@ def play_match(
 
 def _record_round(game: PontoonGame, index: int, arrays: dict[str, np.ndarray]) -> None:
     """The hand counts of a finished round (its results are already in ``arrays["net"]``)."""
-    banker = game.banker_seat_of_round
-    for player in game.players:
-        seat = player.seat
-        for hand in player.hands:
-            hand_class = game.hand_result(hand).hand_class
-            arrays["hands"][index, seat] += 1
-            arrays["staked"][index, seat] += hand.stake
-            arrays["busts"][index, seat] += hand_class == HandClass.BUST
-            arrays["pontoons"][index, seat] += hand_class == HandClass.PONTOON
-            arrays["tricks"][index, seat] += hand_class == HandClass.FIVE_CARD_TRICK
-        if player.hands:
-            arrays["initial"][index, seat] = player.hands[0].initial
-    for hand in game.banker_hands:
-        hand_class = game.banker_result(hand).hand_class
-        arrays["hands"][index, banker] += 1
-        arrays["busts"][index, banker] += hand_class == HandClass.BUST
-        arrays["pontoons"][index, banker] += hand_class == HandClass.PONTOON
-        arrays["tricks"][index, banker] += hand_class == HandClass.FIVE_CARD_TRICK
+    for name, values in game.round_counts().items():
+        arrays[name][index] = values
 
 
 # --------------------------------------------------------------------------------------------------

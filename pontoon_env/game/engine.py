@@ -31,7 +31,7 @@ import numpy as np
 from pontoon_env.game import legality
 from pontoon_env.game.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
 from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
-from pontoon_env.game.hands import BLACKJACK, HandResult, HandStat, is_natural, values_total
+from pontoon_env.game.hands import BLACKJACK, HandClass, HandResult, HandStat, is_natural, values_total
 from pontoon_env.game.ledger import KITTY, POOL, Ledger, Party, Transfer
 from pontoon_env.game.checks import require_int
 from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
@@ -437,6 +437,27 @@ class PontoonGame:
             "kitty": self.ledger.chips(KITTY),
             "pool": self.ledger.chips(POOL),
         }
+
+    def round_counts(self) -> dict[str, list[int]]:
+        """Per seat, what the round's hands came to: ``hands`` played, chips ``staked`` (players),
+        the ``initial`` stake of the first hand, and how many hands were ``busts``, ``pontoons`` and
+        five-card ``tricks`` (the banker's included) — the per-round statistics of an evaluation."""
+        seats = self.num_seats
+        counts = {name: [0] * seats for name in ("hands", "staked", "initial", "busts", "pontoons", "tricks")}
+        classes = [(player.seat, hand, self.hand_result(hand).hand_class) for player in self.players for hand in player.hands]
+        banker = self.banker_seat_of_round
+        classes += [(banker, hand, self.banker_result(hand).hand_class) for hand in self.banker_hands]
+        for seat, hand, hand_class in classes:
+            counts["hands"][seat] += 1
+            counts["busts"][seat] += hand_class == HandClass.BUST
+            counts["pontoons"][seat] += hand_class == HandClass.PONTOON
+            counts["tricks"][seat] += hand_class == HandClass.FIVE_CARD_TRICK
+        for player in self.players:
+            for hand in player.hands:
+                counts["staked"][player.seat] += hand.stake
+            if player.hands:
+                counts["initial"][player.seat] = player.hands[0].initial
+        return counts
 
     def seat_result(self, seat: int) -> int:
         """``seat``'s result in this round: its chip change plus its kitty's (D22), from the ledger."""
