@@ -1,0 +1,261 @@
+"""The measurement protocol of trained players and bankers: paired against the exact optimum on the
+same deals, exploitability by the exact solver, every number with its interval.
+
+``python -m pontoon_tools.protocol player RUN [--rules R] [--rounds N]`` and ``... banker RUN`` print
+and save one protocol as JSON; :mod:`pontoon_tools.ablation` and ``scripts/main_job.sh`` call the same
+functions, so every table is made by one code path.
+
+Player protocol (:func:`player_protocol`): the model and the solver's optimal policy (``optimal``)
+play the same ``rounds`` fresh-pack deals in the learner's seat against a fixed banker (the batched
+evaluator: same pack orders, same seat streams), and the paired difference *optimal − model* per
+round is the **gap**, with its normal 95% interval (rounds are independent). Beside it, from the
+exact solver over an infinite deck: the optimum's EV, the EV of the model's strategy read off its
+play (:mod:`pontoon_tools.exploit`), and how much the banker's exact best response takes from it.
+
+Banker protocol (:func:`banker_protocol`): the model and each scripted banker play the same deals
+against the same fixed players; paired differences *model − scripted*; at one player seat also the
+banker's exact best response to that player (``banker_best_response:player=...``) and, from the
+solver, the player's exact best response to the model's drawing rule read off its play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pontoon_env.game.rules import Rules, resolve_rules
+from pontoon_tools.evaluation import estimate, load_policy, play_match, write_json
+
+__all__ = ["banker_protocol", "paired", "player_protocol", "read_model"]
+
+CACHE = Path("results/cache")
+"""Per-round results of the scripted references (the same for every model measured on the same deals)."""
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
+    """Mean of ``a - b`` per round with its 95% interval and half-width."""
+    diff = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    e = estimate(diff)
+    return {"mean": e.mean, "low": e.low, "high": e.high, "half_width": (e.high - e.low) / 2,
+            "differ": float((diff != 0).mean())}
+
+
+def _ev(a: np.ndarray) -> dict[str, float]:
+    e = estimate(np.asarray(a, dtype=np.float64))
+    return {"mean": e.mean, "low": e.low, "high": e.high}
+
+
+def _cached_match(rules: Rules, num_players: int, specs: Sequence[str], rounds: int, seed: int,
+                  cache: Path | None) -> Any:
+    """``play_match`` of scripted specs, its per-round arrays cached on disk by their inputs."""
+    from pontoon_tools.evaluation import MatchResult  # noqa: F401  (the type play_match returns)
+
+    policies = [load_policy(spec, rules, num_players) for spec in specs]
+    if cache is None:
+        return play_match(rules, num_players, policies, rounds, seed)
+    from pontoon_tools.evaluation import rules_dict
+
+    key = json.dumps({"rules": rules_dict(rules), "players": num_players, "specs": list(specs), "rounds": rounds,
+                      "seed": seed}, sort_keys=True, default=str)
+    path = cache / (hashlib.sha1(key.encode()).hexdigest()[:16] + ".npz")
+    if path.is_file():
+        data = np.load(path)
+        return _Arrays(data["net"], data["staked"])
+    result = play_match(rules, num_players, policies, rounds, seed)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, net=result.net, staked=result.staked)
+    return _Arrays(result.net, result.staked)
+
+
+class _Arrays:
+    """The two arrays of a match the protocols read (a cached match has no more)."""
+
+    def __init__(self, net: np.ndarray, staked: np.ndarray) -> None:
+        self.net, self.staked = net, staked
+
+    def ev(self, seat: int) -> np.ndarray:
+        return self.net[:, seat]
+
+
+def read_model(model: Any, rules: Rules, num_players: int, role: str, opponents: dict[str, str],
+               steps: int = 48, tables: int = 4096, seed: int = 0) -> Any:
+    """The model's decisions over ``steps`` steps of ``tables`` fresh-pack tables (for :mod:`pontoon_tools.exploit`)."""
+    from pontoon_env.envs.vector import make_vector_env
+    from pontoon_tools import exploit
+
+    venv = make_vector_env(num_envs=tables, rules=rules.replace(pack="fresh_each_round"), num_players=num_players,
+                           role=role, learner_seat=1 if role == "player" else None, opponents=opponents,
+                           action_levels=_levels(model))
+    try:
+        return exploit.collect_decisions(venv, exploit.model_act_batch(model), steps, seed=seed), venv
+    finally:
+        venv.close()
+
+
+def _levels(model: Any) -> Any:
+    return getattr(model, "_pontoon_levels", None)
+
+
+def _load(path: str | Path, rules: Rules, num_players: int) -> tuple[Any, Any, dict[str, Any]]:
+    from agents.checkpoint import action_levels, read_config
+    from agents.model import ModelPolicy
+
+    _, config = read_config(path)
+    policy = ModelPolicy(str(path), rules, num_players)
+    policy.model._pontoon_levels = action_levels(config)
+    return policy, policy.model, config
+
+
+def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str | None = None, *,
+                    rounds: int = 200_000, seed: int = 1, read_steps: int = 48,
+                    cache: Path | None = CACHE) -> dict[str, Any]:
+    """The player protocol (module docstring) for the checkpoint at ``path``, one player seat."""
+    from pontoon_env import solver
+    from pontoon_tools import exploit
+    from pontoon_tools.evaluation import banker_rule_for
+
+    rules = resolve_rules(rules)
+    banker = banker or ("casino_dealer" if rules.dealer_rule == "hit_soft_17" else "banker_threshold")
+    started = time.perf_counter()
+    policy, model, config = _load(path, rules, 1)
+    banker_policy = load_policy(banker, rules, 1)
+    played = play_match(rules, 1, [banker_policy, policy], rounds, seed)
+    model_s = time.perf_counter() - started
+    optimal = _cached_match(rules, 1, [banker, "optimal"], rounds, seed, cache)
+    gap = paired(optimal.ev(1), played.ev(1))
+    rule = banker_rule_for(banker, rules)
+    exact_optimum = solver.solve(rules, rule).ev_stake_choice / rules.min_stake
+    decisions, venv = read_model(model, rules, 1, "player", {"banker": banker}, steps=read_steps, seed=seed)
+    table = exploit.read_player(decisions, venv.single.encoder if hasattr(venv, "single") else
+                                venv.envs[0].unwrapped.encoder, _action_table(rules, config), rules)
+    exact = exploit.player_gap(rules, table, rule)
+    exploit_row = exploit.player_exploitability(rules, table, rule)
+    exploit_row.pop("response", None)
+    return {
+        "rules": rules.preset, "banker": banker, "rounds": rounds, "seed": seed, "model": str(path),
+        "model_ev": _ev(played.ev(1)), "optimal_ev": _ev(optimal.ev(1)),
+        "gap": gap, "gap_ok": bool(gap["mean"] <= 0.03 and gap["half_width"] <= 0.02),
+        "mean_stake": {"model": float(played.staked[:, 1].mean()), "optimal": float(optimal.staked[:, 1].mean())},
+        "exact": {"optimal_ev": exact_optimum, "read_ev": exact["player_ev"], "read_gap": exact["gap"],
+                  "read_decisions": table.decisions, "read_keys": table.keys_seen,
+                  "read_agreement": table.agreement, "read_misses": len(table.misses),
+                  "stakes": table.stake_choice(rules), **{f"banker_br_{k}": v for k, v in exploit_row.items()}},
+        "train": {"timesteps": config.get("timesteps"), "wall_time_s": config.get("wall_time_s"),
+                  "train_timings": config.get("train_timings"), "algo": config.get("algo")},
+        "measure_s": round(time.perf_counter() - started, 1), "model_play_s": round(model_s, 1),
+    }
+
+
+def _action_table(rules: Rules, config: dict[str, Any]) -> Any:
+    from agents.checkpoint import action_levels, table_rules
+    from pontoon_env.encoding import ActionTable
+
+    return ActionTable(table_rules(rules, int(config.get("num_players", 1))), action_levels(config))
+
+
+BANKER_BASELINES = ("banker_threshold", "casino_dealer", "banker_smart")
+
+
+def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str = "threshold", *,
+                    rounds: int = 100_000, seed: int = 1, baselines: Sequence[str] = BANKER_BASELINES,
+                    read_steps: int = 48, cache: Path | None = CACHE) -> dict[str, Any]:
+    """The banker protocol (module docstring) for the checkpoint at ``path`` (its own table size),
+    every player seat driven by ``player``."""
+    from pontoon_tools import exploit
+
+    rules = resolve_rules(rules)
+    started = time.perf_counter()
+    from agents.checkpoint import read_config
+
+    seats = int(read_config(path)[1]["num_players"])
+    policy, model, config = _load(path, rules, seats)
+    players = [load_policy(player, rules, seats) for _ in range(seats)]
+    played = play_match(rules, seats, [policy, *players], rounds, seed)
+    out: dict[str, Any] = {"rules": rules.preset, "player": player, "seats": seats, "rounds": rounds, "seed": seed,
+                           "model": str(path), "model_ev": _ev(played.ev(0)), "versus": {}}
+    names = list(baselines)
+    if seats == 1:
+        names.append(f"banker_best_response:player={player.split(':')[0]}")
+    for name in names:
+        other = _cached_match(rules, seats, [name] + [player] * seats, rounds, seed, cache)
+        out["versus"][name] = {"ev": _ev(other.ev(0)), "model_minus": paired(played.ev(0), other.ev(0))}
+    out["beats_all"] = all(out["versus"][n]["model_minus"]["low"] > 0 for n in baselines)
+    if seats == 1:
+        br = out["versus"][names[-1]]["model_minus"]
+        out["br_gap"] = {"mean": -br["mean"], "low": -br["high"], "high": -br["low"], "half_width": br["half_width"]}
+        exact = exploit.banker_best_response_ev(rules, player.split(":")[0])
+        decisions, venv = read_model(model, rules, 1, "banker", {"players": player}, steps=read_steps, seed=seed)
+        encoder = venv.single.encoder if hasattr(venv, "single") else venv.envs[0].unwrapped.encoder
+        table = exploit.read_banker(decisions, encoder, _action_table(rules, config), rules)
+        result = exploit.banker_exploitability(rules, table, player.split(":")[0])
+        out["exact"] = {**exact, "read_decisions": table.decisions, "read_agreement": table.agreement,
+                        "read_banker_ev": -result["reference_ev"], "read_br_gap": exact["br_banker_ev"] + result["reference_ev"],
+                        "player_br_ev": result["br_ev"], "exploitability": result["exploitability"]}
+    out["train"] = {"timesteps": config.get("timesteps"), "wall_time_s": config.get("wall_time_s"),
+                    "algo": config.get("algo")}
+    out["measure_s"] = round(time.perf_counter() - started, 1)
+    return out
+
+
+def _format_player(row: dict[str, Any]) -> str:
+    g, e = row["gap"], row["exact"]
+    return (f"{row['rules']} vs {row['banker']}, {row['rounds']:,} paired rounds (seed {row['seed']}): model EV "
+            f"{row['model_ev']['mean']:+.4f}, optimal {row['optimal_ev']['mean']:+.4f}; gap optimal - model "
+            f"{g['mean']:+.4f} [{g['low']:+.4f}, {g['high']:+.4f}] (half-width {g['half_width']:.4f}, rounds differing "
+            f"{g['differ']:.3f}); mean stake {row['mean_stake']['model']:.2f} vs {row['mean_stake']['optimal']:.2f}\n"
+            f"  exact (infinite deck): optimum {e['optimal_ev']:+.4f}, model's read strategy {e['read_ev']:+.4f}, gap "
+            f"{e['read_gap']:+.4f} ({e['read_keys']} keys from {e['read_decisions']:,} decisions, agreement "
+            f"{e['read_agreement']:.3f}); banker best response takes {e['banker_br_exploitability']:+.4f} more")
+
+
+def _format_banker(row: dict[str, Any]) -> str:
+    lines = [f"{row['rules']}, banker vs {row['seats']} x {row['player']}, {row['rounds']:,} paired rounds "
+             f"(seed {row['seed']}): model EV {row['model_ev']['mean']:+.4f}"]
+    for name, v in row["versus"].items():
+        d = v["model_minus"]
+        lines.append(f"  model - {name}: {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] ({name} EV {v['ev']['mean']:+.4f})")
+    if "exact" in row:
+        e = row["exact"]
+        lines.append(f"  exact: best-response banker EV {e['br_banker_ev']:+.4f}, model's read rule {e['read_banker_ev']:+.4f} "
+                     f"(gap {e['read_br_gap']:+.4f}); player's best response to it {e['player_br_ev']:+.4f} "
+                     f"(exploitability {e['exploitability']:+.4f})")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pontoon_tools.protocol", description=__doc__.split("\n\n")[0])
+    parser.add_argument("role", choices=("player", "banker"))
+    parser.add_argument("model", help="a checkpoint (.zip) or run directory")
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--opponent", default=None, help="player: the banker spec (default banker_threshold, "
+                        "casino_dealer under casino); banker: the player spec (default threshold)")
+    parser.add_argument("--rounds", type=int, default=None, help="paired rounds (default 200,000 player, 100,000 banker)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="write the protocol as JSON here")
+    args = parser.parse_args(argv)
+    if args.role == "player":
+        row = player_protocol(args.model, args.rules, args.opponent, rounds=args.rounds or 200_000, seed=args.seed)
+        text = _format_player(row)
+    else:
+        row = banker_protocol(args.model, args.rules, args.opponent or "threshold", rounds=args.rounds or 100_000,
+                              seed=args.seed)
+        text = _format_banker(row)
+    print(text)
+    if args.out:
+        write_json(row, Path(args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+
