@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import platform
 import shutil
 import sys
@@ -243,9 +244,10 @@ class TrainSettings:
         0.1, "label smoothing of the imitation: the share of the target spread over the other legal moves",
         group=HYPER)
     threads: int = setting(1, "torch CPU threads (small networks gain nothing from more)", group=HYPER)
-    sampler: str = setting("process", "lean_ppo: 'process' collects the next rollout in a sampler process while "
+    sampler: str = setting("auto", "lean_ppo: 'process' collects the next rollout in a sampler process while "
                            "this one updates (two cores busy, one update of policy lag); 'inline' alternates in one "
-                           "process", group=HYPER, choices=("process", "inline"))
+                           "process; 'auto': process from 256 tables on a machine with two cores or more",
+                           group=HYPER, choices=("auto", "process", "inline"))
 
     def for_role(self, role: str) -> TrainSettings:
         """A copy with every role-dependent default (``None`` fields) filled in, see :data:`ROLE_DEFAULTS`."""
@@ -491,6 +493,11 @@ def probe_env_config(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------------
 # Models
 # --------------------------------------------------------------------------------------------------
+
+
+def holder_algo(algo: str) -> str:
+    """The algorithm whose Stable-Baselines3 class holds a model of ``algo`` (``lean_ppo`` -> ``maskable_ppo``)."""
+    return "maskable_ppo" if algo == "lean_ppo" else algo
 
 
 def algo_class(algo: str) -> Any:
@@ -878,6 +885,7 @@ class Trainer:
         self.warm_start_stats: dict[str, Any] | None = None
         self.feature_kwargs: dict[str, Any] | None = None
         self.train_timings: dict[str, Any] | None = None
+        self.sampler_used: str | None = None
         self.check_source()  # the checkpoint it continues: config and model file
         self._check_vecnormalize()
         self.started = time.perf_counter()
@@ -912,6 +920,7 @@ class Trainer:
             "versions": library_versions(),
             "command": " ".join(sys.argv),
             "train_timings": self.train_timings,
+            "sampler": self.sampler_used,
             "wall_time_s": round(time.perf_counter() - self.started, 1),
             "cpu_time_s": round(time.process_time() - self.cpu_started, 1),
         }
@@ -957,7 +966,7 @@ class Trainer:
             return None
         path, found = read_config(source)
         check_compatible(path, found, {**self.env_config, "algo": self.settings.algo, "role": self.role})
-        load_model(path, self.settings.algo)
+        load_model(path, holder_algo(self.settings.algo))
         return path
 
     # -- evaluation
@@ -1080,7 +1089,7 @@ class Trainer:
         spaces = self._spaces_env()
         if source is not None:
             path = read_config(source)[0]
-            model = load_model(path, "maskable_ppo", env=spaces)
+            model = load_model(path, holder_algo("lean_ppo"), env=spaces)
             return model, int(model.num_timesteps)
         features, samples = self._feature_kwargs(venv, encoder)
         with warnings.catch_warnings():  # the holder's own rollout buffer (one table) is never used
@@ -1105,7 +1114,11 @@ class Trainer:
         self._load_history()
         single = gym.make("Pontoon-v0", **self.kwargs).unwrapped
         encoder, names = single.encoder, list(single.action_names)
-        inline = s.sampler == "inline"
+        sampler = s.sampler
+        if sampler == "auto":
+            sampler = "process" if int(s.n_envs) >= 256 and len(os.sched_getaffinity(0)) >= 2 else "inline"
+        inline = sampler == "inline"
+        self.sampler_used = sampler
         needs_probe = (s.resume or self.init_from) is None and ("keep" in s.features or "std" in s.features)
         venv = make_vector_env(num_envs=int(s.n_envs), **self.kwargs) if inline or needs_probe else None
         model, done_steps = self._build_lean_model(venv, encoder)
@@ -1116,7 +1129,7 @@ class Trainer:
                            None)
         stake_ids = np.array([i for i, name in enumerate(names) if name.startswith("stake")], dtype=np.int64)
         ppo = LeanPPO(venv, model, lean_config(s, s.seed), stake_index=stake_index, stake_decision=stake_ids,
-                      threads=s.threads, sampler=s.sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
+                      threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
                       spaces=(encoder.size, len(names)))
         try:
             return self._lean_loop(ppo, model, done_steps, venv)
