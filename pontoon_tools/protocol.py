@@ -205,6 +205,68 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
     return out
 
 
+def session_returns(act_batch: Any, rules: Rules, banker: str, sessions_per_table: int, session_rounds: int,
+                    tables: int, seed: int, levels: Any = None) -> np.ndarray:
+    """Each table's first ``sessions_per_table`` session returns (stake units), ``[tables, sessions]``:
+    ``session_rounds`` rounds on one pack that carries over (the rules' own pack), the learner in
+    seat 1 choosing by ``act_batch``. Table ``t``'s ``k``-th session starts from the same shuffle
+    whoever plays it (the env's counter-based streams), so two players are paired session by session."""
+    from pontoon_env.envs.vector import make_vector_env
+
+    venv = make_vector_env(num_envs=tables, rules=rules, num_players=1, learner_seat=1, opponents={"banker": banker},
+                           episode="session", session_rounds=session_rounds, action_levels=levels)
+    try:
+        obs, _ = venv.reset(seed=seed)
+        out = np.full((tables, sessions_per_table), np.nan)
+        done = np.zeros(tables, dtype=np.int64)
+        running = np.zeros(tables)
+        while (done < sessions_per_table).any():
+            masks = venv.action_masks()
+            obs, reward, terminated, truncated, _ = venv.step(np.asarray(act_batch(obs, masks), dtype=np.int64))
+            running += reward
+            for t in np.flatnonzero(terminated | truncated):
+                if done[t] < sessions_per_table:
+                    out[t, done[t]] = running[t]
+                done[t] += 1
+                running[t] = 0.0
+        return out
+    finally:
+        venv.close()
+
+
+def session_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str = "banker_threshold", *,
+                     session_rounds: int = 20, sessions_per_table: int = 4, tables: int = 4096,
+                     seed: int = 1) -> dict[str, Any]:
+    """The model against the solver's optimal policy on the same sessions of ``session_rounds``
+    rounds on a carried-over pack (docs/training.md, "Beyond the optimum"): EVs per round and the
+    paired difference per round (model − optimal), over ``tables x sessions_per_table`` sessions."""
+    from pontoon_tools import exploit
+
+    rules = resolve_rules(rules)
+    started = time.perf_counter()
+    policy, model, config = _load(path, rules, 1)
+    levels = _levels(model)
+    mine = session_returns(exploit.model_act_batch(model), rules, banker, sessions_per_table, session_rounds, tables,
+                           seed, levels)
+    table = _action_table(rules, config)
+    encoder = _encoder(rules)
+    solver_player = exploit.SolverPlayer(rules, table, encoder)
+    theirs = session_returns(solver_player.act_batch, rules, banker, sessions_per_table, session_rounds, tables, seed,
+                             levels)
+    a, b = mine.reshape(-1) / session_rounds, theirs.reshape(-1) / session_rounds
+    return {"rules": rules.preset, "banker": banker, "session_rounds": session_rounds, "sessions": int(a.size),
+            "seed": seed, "model": str(path), "model_ev": _ev(a), "optimal_ev": _ev(b), "model_minus_optimal": paired(a, b),
+            "train": {"timesteps": config.get("timesteps"), "episode": config.get("episode")},
+            "measure_s": round(time.perf_counter() - started, 1)}
+
+
+def _encoder(rules: Rules) -> Any:
+    from pontoon_env.encoding import ObservationEncoder
+    from pontoon_env.game.engine import PontoonGame
+
+    return ObservationEncoder(PontoonGame(rules, 1, seed=0, banker=0).rules, 2)
+
+
 def _format_player(row: dict[str, Any]) -> str:
     g, e = row["gap"], row["exact"]
     return (f"{row['rules']} vs {row['banker']}, {row['rounds']:,} paired rounds (seed {row['seed']}): model EV "
@@ -232,7 +294,7 @@ def _format_banker(row: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pontoon_tools.protocol", description=__doc__.split("\n\n")[0])
-    parser.add_argument("role", choices=("player", "banker"))
+    parser.add_argument("role", choices=("player", "banker", "session"))
     parser.add_argument("model", help="a checkpoint (.zip) or run directory")
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--opponent", default=None, help="player: the banker spec (default banker_threshold, "
@@ -240,14 +302,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=None, help="paired rounds (default 200,000 player, 100,000 banker)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="write the protocol as JSON here")
+    parser.add_argument("--session-rounds", type=int, default=20, help="session: rounds per session (default 20)")
+    parser.add_argument("--sessions-per-table", type=int, default=4,
+                        help="session: sessions at each of the 4,096 tables (default 4)")
     args = parser.parse_args(argv)
     if args.role == "player":
         row = player_protocol(args.model, args.rules, args.opponent, rounds=args.rounds or 200_000, seed=args.seed)
         text = _format_player(row)
-    else:
+    elif args.role == "banker":
         row = banker_protocol(args.model, args.rules, args.opponent or "threshold", rounds=args.rounds or 100_000,
                               seed=args.seed)
         text = _format_banker(row)
+    else:
+        row = session_protocol(args.model, args.rules, args.opponent or "banker_threshold", seed=args.seed,
+                               session_rounds=args.session_rounds, sessions_per_table=args.sessions_per_table)
+        d = row["model_minus_optimal"]
+        text = (f"{row['rules']} vs {row['banker']}, {row['sessions']:,} sessions of {row['session_rounds']} rounds on "
+                f"one carried-over pack (seed {row['seed']}): model EV/round {row['model_ev']['mean']:+.4f}, optimal "
+                f"{row['optimal_ev']['mean']:+.4f}; model - optimal {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}]")
     print(text)
     if args.out:
         write_json(row, Path(args.out))

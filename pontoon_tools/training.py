@@ -99,10 +99,10 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
     # The lean PPO: thousands of native tables, large minibatches, few epochs (docs/training.md,
     # "Ablation": what each of these buys, measured against the solver's optimum).
     "lean_ppo": {"n_envs": 4096, "n_steps": 16, "batch_size": 8192, "n_epochs": 4, "learning_rate": 3e-3,
-                 "timesteps": 20_000_000},
+                 "timesteps": 20_000_000, "eval_freq": 2_000_000},
     # Stable-Baselines3's algorithms keep the defaults they were tuned with on 16 environments.
     "sb3": {"n_envs": 16, "n_steps": 256, "batch_size": 512, "n_epochs": 20, "learning_rate": 3e-4,
-            "timesteps": 300_000},
+            "timesteps": 300_000, "eval_freq": 50_000},
 }
 """Defaults that differ by algorithm (``sb3``: maskable_ppo, ppo and dqn), used where a field is ``None``."""
 BOTH_SEATS = 2
@@ -173,7 +173,10 @@ class TrainSettings:
     resume: str | None = setting(
         None, "continue training a checkpoint (.zip or run directory) for --timesteps more steps; it must match the "
         "rules, table size, role, action layout and algorithm of this run", group=RUN, metavar="PATH")
-    eval_freq: int = setting(50_000, "evaluate (and checkpoint) every N steps, 0 for timesteps / 10", group=RUN)
+    eval_freq: int | None = setting(
+        None, "evaluate (and checkpoint) every N steps, 0 for timesteps / 10 (default "
+        f"{ALGO_DEFAULTS['lean_ppo']['eval_freq']:,} for lean_ppo, {ALGO_DEFAULTS['sb3']['eval_freq']:,} for SB3)",
+        group=RUN)
     eval_rounds: int = setting(2000, "rounds per evaluation at each baseline table, 0 to skip", group=RUN)
     eval_seed: int | None = setting(
         None, "seed of the evaluation rounds (default: seed + 10000, away from evaluate.py's seeds)", group=RUN)
@@ -287,7 +290,7 @@ class TrainSettings:
               f"a player seat 1..{self.seats or 9}")
         check(self.session_rounds >= 1, "session_rounds", "at least 1 round")
         check(self.generations >= 1, "generations", "at least 1")
-        check(self.eval_freq >= 0, "eval_freq", "0 (timesteps / 10) or a positive number of steps")
+        check(self.eval_freq is None or self.eval_freq >= 0, "eval_freq", "0 (timesteps / 10) or a positive number of steps")
         check(self.eval_rounds >= 0, "eval_rounds", "0 (no evaluation) or a positive number of rounds")
         check(self.checkpoint_freq >= 0, "checkpoint_freq", "0 (every --eval-freq steps) or a positive number")
         check(self.verbose in (0, 1, 2), "verbose", "0, 1 or 2")
@@ -1171,9 +1174,9 @@ class Trainer:
             if bar is not None:
                 bar.update(steps - state["steps"])
             state["steps"] = steps
-            if self.eval_freq and steps - state["eval"] >= self.eval_freq:
+            if self.eval_freq and steps - state["eval"] >= self.eval_freq and self.settings.eval_rounds > 0:
                 state["eval"] = steps
-                self.evaluate_now(model, steps, logger)
+                self.evaluate_now(model, steps, logger)  # it writes the logger's record
             else:
                 logger.dump(steps)
             if self.checkpoint_freq and steps - state["checkpoint"] >= self.checkpoint_freq:
