@@ -87,11 +87,15 @@ class _Arrays:
 
 def read_model(model: Any, rules: Rules, num_players: int, role: str, opponents: dict[str, str],
                steps: int = 48, tables: int = 4096, seed: int = 0) -> Any:
-    """The model's decisions over ``steps`` steps of ``tables`` fresh-pack tables (for :mod:`pontoon_tools.exploit`)."""
+    """The model's decisions over ``steps`` steps of ``tables`` tables (for :mod:`pontoon_tools.exploit`):
+    one fresh pack per round, as the evaluation deals, unless an opponent is a checkpoint (a model
+    plays only at the rules it was trained for, whose pack carries over)."""
     from pontoon_env.envs.vector import make_vector_env
     from pontoon_tools import exploit
 
-    venv = make_vector_env(num_envs=tables, rules=rules.replace(pack="fresh_each_round"), num_players=num_players,
+    checkpoint = any(str(spec).endswith(".zip") for spec in opponents.values())
+    table_rules = rules if checkpoint else rules.replace(pack="fresh_each_round")
+    venv = make_vector_env(num_envs=tables, rules=table_rules, num_players=num_players,
                            role=role, learner_seat=1 if role == "player" else None, opponents=opponents,
                            action_levels=_levels(model))
     try:

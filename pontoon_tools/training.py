@@ -105,8 +105,9 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
             "timesteps": 300_000, "eval_freq": 50_000},
 }
 """Defaults that differ by algorithm (``sb3``: maskable_ppo, ppo and dqn), used where a field is ``None``."""
-BOTH_SEATS = 2
-"""Players at the table with ``--role both`` (the player and banker models must share a table size)."""
+BOTH_SEATS = 1
+"""Players at the table with ``--role both`` (the player and banker models must share a table size; at
+one player seat each side's exploitability is exact, :func:`both_report`)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -170,6 +171,10 @@ class TrainSettings:
         None, "run directory (default runs/<rules>-<role>; with --resume and no --out: the checkpoint's directory)",
         group=RUN, metavar="DIR")
     generations: int = setting(2, "with --role both: player/banker generations", group=RUN)
+    both_report: bool = setting(True, "with --role both: no per-generation report (each side's EV against the other, "
+                                "its exploitability by an exact best response, generations.png)", group=RUN)
+    both_rounds: int = setting(50_000, "with --role both: rounds each generation's player and banker play for the report",
+                               group=RUN)
     resume: str | None = setting(
         None, "continue training a checkpoint (.zip or run directory) for --timesteps more steps; it must match the "
         "rules, table size, role, action layout and algorithm of this run", group=RUN, metavar="PATH")
@@ -1357,8 +1362,13 @@ def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
             latest[role] = trainer.run()
             row[role] = str(latest[role])
             row[f"{role}_eval"] = trainer.history[-1] if trainer.history else None
+        if settings.both_report:
+            row["report"] = both_report(settings, latest["player"], latest["banker"])  # type: ignore[arg-type]
+            _print(_both_line(generation, row["report"]))
         generations.append(row)
         write_json({"settings": settings.to_json(), "generations": generations}, out / "generations.json")
+        if settings.both_report:
+            plot_generations(generations, out / "generations.png")
     # The last generation's models are also copied to the top of the run directory for convenience.
     for role in ("player", "banker"):
         if latest[role] is not None:
@@ -1367,6 +1377,82 @@ def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
                 shutil.rmtree(target)
             shutil.copytree(Path(latest[role]).parent, target, ignore=shutil.ignore_patterns("tb", "checkpoints"))
     return {"role": "both", "generations": generations, "wall_s": round(time.perf_counter() - started, 1)}
+
+
+def both_report(settings: TrainSettings, player: Path, banker: Path) -> dict[str, Any]:
+    """One generation of ``--role both``: each side's EV against the other, played on the same fresh
+    deals, and, at one player seat under rules the solver models, each side's exploitability: the
+    exact best response to the strategy read off its play (:func:`pontoon_tools.exploit.matchup`)."""
+    from pontoon_tools import exploit
+    from pontoon_tools.protocol import _action_table, _encoder, read_model
+
+    rules = build_rules(settings.rules, settings.options)
+    seats = int(settings.seats or BOTH_SEATS)
+    player_policy = load_policy(str(player), rules, seats)
+    banker_policy = load_policy(str(banker), rules, seats)
+    rounds = settings.both_rounds
+    played = play_match(rules, seats, [banker_policy] + [player_policy] * seats, rounds, settings.seed + 20_000)
+    report: dict[str, Any] = {"rounds": rounds, "player_ev": estimate(played.ev(1)).as_dict("player_ev")}
+    if seats != 1 or rules.settlement not in ("pagat", "casino", "pontoon_1939", "pontoon_2011"):
+        report["exact"] = None
+        return report
+    player_model = player_policy.model
+    player_model._pontoon_levels = action_levels(read_config(player)[1])
+    banker_model = banker_policy.model
+    banker_model._pontoon_levels = action_levels(read_config(banker)[1])
+    config = read_config(player)[1]
+    decisions, _ = read_model(player_model, rules, 1, "player", {"banker": str(banker)}, seed=settings.seed)
+    player_table = exploit.read_player(decisions, _encoder(rules), _action_table(rules, config), rules)
+    decisions, _ = read_model(banker_model, rules, 1, "banker", {"players": str(player)}, seed=settings.seed)
+    banker_table = exploit.read_banker(decisions, _encoder(rules), _action_table(rules, config), rules)
+    report["exact"] = {**exploit.matchup(rules, player_table, banker_table),
+                       "player_read_agreement": player_table.agreement, "banker_read_agreement": banker_table.agreement}
+    return report
+
+
+def _both_line(generation: int, report: Mapping[str, Any]) -> str:
+    line = f"[generation {generation}] player EV vs banker {report['player_ev']['player_ev']:+.3f} on {report['rounds']:,} rounds"
+    exact = report.get("exact")
+    if exact:
+        line += (f"; exact: player EV {exact['player_ev']:+.3f}, player exploitability {exact['player_exploitability']:.3f}, "
+                 f"banker exploitability {exact['banker_exploitability']:.3f}, sum {exact['nash_conv']:.3f}")
+    return line
+
+
+def plot_generations(generations: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
+    """``--role both``: each side's EV and exploitability over the generations (one PNG)."""
+    rows = [g for g in generations if g.get("report")]
+    if not rows:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gens = [g["generation"] for g in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    played = [g["report"]["player_ev"]["player_ev"] for g in rows]
+    left.plot(gens, played, "o-", label="player EV vs banker (played)")
+    exact = [g["report"].get("exact") for g in rows]
+    if all(exact):
+        left.plot(gens, [e["player_ev"] for e in exact], "s--", label="player EV vs banker (exact, infinite deck)")
+        right.plot(gens, [e["player_exploitability"] for e in exact], "o-", label="player: banker best response gains")
+        right.plot(gens, [e["banker_exploitability"] for e in exact], "s-", label="banker: player best response gains")
+        right.plot(gens, [e["nash_conv"] for e in exact], "k:", label="sum")
+        right.axhline(0, color="grey", lw=0.5)
+        right.set_title("exploitability (chips/round, exact)")
+        right.legend(fontsize=8)
+    left.axhline(0, color="grey", lw=0.5)
+    for axis in (left, right):
+        axis.set_xlabel("generation")
+        axis.set_xticks(gens)
+    left.set_title("player EV per round (banker's is minus this)")
+    left.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 __all__ = [

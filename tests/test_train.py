@@ -91,7 +91,7 @@ def test_role_defaults_fill_only_what_was_not_given() -> None:
     assert TrainSettings(role="banker", warm_start="none").for_role("banker").warm_start is None
     given = TrainSettings(seats=3, ent_coef=0.02, warm_start="threshold", out="x").for_role("player")
     assert (given.seats, given.ent_coef, given.warm_start, given.out) == (3, 0.02, "threshold", "x")
-    assert TrainSettings(role="both").for_role("banker").seats == 2
+    assert TrainSettings(role="both").for_role("banker").seats == 1
 
 
 def test_algorithm_defaults_fill_only_what_was_not_given() -> None:
