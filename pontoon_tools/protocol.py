@@ -119,9 +119,11 @@ def _load(path: str | Path, rules: Rules, num_players: int) -> tuple[Any, Any, d
 
 
 def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str | None = None, *,
-                    rounds: int = 200_000, seed: int = 1, read_steps: int = 48,
+                    rounds: int = 200_000, seed: int = 1, read_steps: int = 48, baselines: Sequence[str] = (),
                     cache: Path | None = CACHE) -> dict[str, Any]:
-    """The player protocol (module docstring) for the checkpoint at ``path``, one player seat."""
+    """The player protocol (module docstring) for the checkpoint at ``path``, one player seat;
+    ``baselines`` (player specs) are played on the same deals too, each with the paired difference
+    *model − baseline* (``versus``)."""
     from pontoon_env import solver
     from pontoon_tools import exploit
     from pontoon_tools.evaluation import banker_rule_for
@@ -143,9 +145,16 @@ def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str 
     exact = exploit.player_gap(rules, table, rule)
     exploit_row = exploit.player_exploitability(rules, table, rule)
     exploit_row.pop("response", None)
+    versus = {}
+    for name in baselines:
+        other = _cached_match(rules, 1, [banker, name], rounds, seed, cache)
+        versus[name] = {"ev": _ev(other.ev(1)), "model_minus": paired(played.ev(1), other.ev(1)),
+                        "mean_stake": float(other.staked[:, 1].mean())}
+    versus["optimal"] = {"ev": _ev(optimal.ev(1)), "model_minus": paired(played.ev(1), optimal.ev(1)),
+                         "mean_stake": float(optimal.staked[:, 1].mean())}
     return {
         "rules": rules.preset, "banker": banker, "rounds": rounds, "seed": seed, "model": str(path),
-        "model_ev": _ev(played.ev(1)), "optimal_ev": _ev(optimal.ev(1)),
+        "model_ev": _ev(played.ev(1)), "optimal_ev": _ev(optimal.ev(1)), "versus": versus,
         "gap": gap, "gap_ok": bool(gap["mean"] <= 0.03 and gap["half_width"] <= 0.02),
         "mean_stake": {"model": float(played.staked[:, 1].mean()), "optimal": float(optimal.staked[:, 1].mean())},
         "exact": {"optimal_ev": exact_optimum, "read_ev": exact["player_ev"], "read_gap": exact["gap"],
