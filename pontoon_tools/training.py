@@ -69,7 +69,8 @@ from pontoon_tools.evaluation import (
 )
 from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, setting
 
-ALGOS = ("lean_ppo", "maskable_ppo", "ppo", "dqn")
+ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn")
+LEAN = ("lean_ppo", "lean_dqn")
 FEATURES = ("keep", "onehot", "std")
 REWARD_SCALES = ("return_std", "none")
 ROLES = ("player", "banker", "both")
@@ -99,6 +100,9 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
     # The lean PPO: thousands of native tables, large minibatches, few epochs (docs/training.md,
     # "Ablation": what each of these buys, measured against the solver's optimum).
     "lean_ppo": {"n_envs": 4096, "n_steps": 16, "batch_size": 8192, "n_epochs": 4, "learning_rate": 3e-3,
+                 "timesteps": 20_000_000, "eval_freq": 2_000_000},
+    # The lean double DQN: the same tables, one minibatch of 8,192 replayed transitions per step.
+    "lean_dqn": {"n_envs": 4096, "n_steps": 1, "batch_size": 8192, "n_epochs": 1, "learning_rate": 1e-3,
                  "timesteps": 20_000_000, "eval_freq": 2_000_000},
     # Stable-Baselines3's algorithms keep the defaults they were tuned with on 16 environments.
     "sb3": {"n_envs": 16, "n_steps": 256, "batch_size": 512, "n_epochs": 20, "learning_rate": 3e-4,
@@ -160,7 +164,8 @@ class TrainSettings:
 
     # -- run
     algo: str = setting("lean_ppo", "learning algorithm: lean_ppo (masked PPO on the native vector env, "
-                        "pontoon_tools/ppo.py), maskable_ppo (sb3-contrib), ppo and dqn (SB3)",
+                        "pontoon_tools/ppo.py), lean_dqn (masked double DQN on the same env, pontoon_tools/dqn.py), "
+                        "maskable_ppo (sb3-contrib), ppo and dqn (SB3)",
                         group=RUN, choices=ALGOS)
     timesteps: int | None = setting(
         None, "learner decisions to train for, per role and generation; PPO and DQN collect whole rollouts, so a "
@@ -252,6 +257,12 @@ class TrainSettings:
         0.1, "label smoothing of the imitation: the share of the target spread over the other legal moves",
         group=HYPER)
     threads: int = setting(1, "torch CPU threads (small networks gain nothing from more)", group=HYPER)
+    buffer_steps: int = setting(64, "lean_dqn: steps of every table kept in the replay", group=HYPER)
+    updates_per_step: int = setting(1, "lean_dqn: minibatch updates per step of the tables", group=HYPER)
+    eps_final: float = setting(0.02, "lean_dqn: the exploration rate reached after --eps-decay of training", group=HYPER)
+    eps_decay: float = setting(0.3, "lean_dqn: share of training over which exploration falls from 1", group=HYPER)
+    tau: float = setting(0.01, "lean_dqn: Polyak weight of the online network in the target network per update",
+                         group=HYPER)
     sampler: str = setting("auto", "lean_ppo: 'process' collects the next rollout in a sampler process while "
                            "this one updates (two cores busy, one update of policy lag); 'inline' alternates in one "
                            "process; 'auto': process from 256 tables on a machine with two cores or more",
@@ -260,7 +271,7 @@ class TrainSettings:
     def for_role(self, role: str) -> TrainSettings:
         """A copy with every role-dependent default (``None`` fields) filled in, see :data:`ROLE_DEFAULTS`."""
         filled = dataclasses.replace(self)
-        algo_defaults = ALGO_DEFAULTS["lean_ppo" if self.algo == "lean_ppo" else "sb3"]
+        algo_defaults = ALGO_DEFAULTS[self.algo if self.algo in LEAN else "sb3"]
         for name, value in algo_defaults.items():
             if getattr(filled, name) is None:
                 setattr(filled, name, value)
@@ -324,6 +335,13 @@ class TrainSettings:
               "no --features or --trunk with --algo dqn (they shape the actor-critic's inputs)")
         check(not self.stake_advantage or self.algo == "lean_ppo", "stake_advantage",
               "--algo lean_ppo (it reweights the lean PPO's advantages)")
+        check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "lean_dqn",
+              "warm_start", "'none' with --algo lean_dqn (imitation fits an actor, not Q-values)")
+        check(self.buffer_steps >= 2, "buffer_steps", "at least 2 steps of every table")
+        check(self.updates_per_step >= 1, "updates_per_step", "at least 1")
+        check(0.0 <= self.eps_final <= 1.0, "eps_final", "an exploration rate in [0, 1]")
+        check(0.0 < self.eps_decay <= 1.0, "eps_decay", "a share of training in (0, 1]")
+        check(0.0 < self.tau <= 1.0, "tau", "a weight in (0, 1]")
         check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "dqn", "warm_start",
               "'none' with --algo dqn (it imitates with the actor-critic's own network: use maskable_ppo or ppo)")
         check(self.warm_start_rounds >= 1, "warm_start_rounds", "at least 1 round")
@@ -505,13 +523,13 @@ def probe_env_config(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 def holder_algo(algo: str) -> str:
     """The algorithm whose Stable-Baselines3 class holds a model of ``algo`` (``lean_ppo`` -> ``maskable_ppo``)."""
-    return "maskable_ppo" if algo == "lean_ppo" else algo
+    return "maskable_ppo" if algo in LEAN else algo
 
 
 def algo_class(algo: str) -> Any:
     """The Stable-Baselines3 class that holds (and saves) a model of ``algo``; a ``lean_ppo`` model
     is a ``MaskablePPO`` whose policy :class:`pontoon_tools.ppo.LeanPPO` trained."""
-    if algo in ("maskable_ppo", "lean_ppo"):
+    if algo in ("maskable_ppo", *LEAN):
         from sb3_contrib import MaskablePPO
 
         return MaskablePPO
@@ -586,13 +604,24 @@ def lean_config(settings: TrainSettings, seed: int) -> Any:
         stake_advantage=settings.stake_advantage, seed=seed)
 
 
+def dqn_config(settings: TrainSettings, seed: int, rules: Rules) -> Any:
+    """The :class:`pontoon_tools.dqn.DQNConfig` of a ``lean_dqn`` run (values in maximum stakes)."""
+    from pontoon_tools.dqn import DQNConfig
+
+    return DQNConfig(buffer_steps=settings.buffer_steps, batch_size=int(settings.batch_size),
+                     updates_per_step=settings.updates_per_step, learning_rate=float(settings.learning_rate),
+                     learning_rate_final=settings.learning_rate_final, gamma=settings.gamma,
+                     eps_final=settings.eps_final, eps_decay=settings.eps_decay, tau=settings.tau,
+                     max_grad_norm=max(settings.max_grad_norm, 10.0), reward_scale=float(rules.max_stake), seed=seed)
+
+
 def planned_timesteps(model: Any, timesteps: int, settings: TrainSettings | None = None) -> int:
     """The steps ``model.learn(timesteps)`` really takes: PPO collects whole rollouts of
     ``n_steps * n_envs`` decisions and DQN ``train_freq * n_envs`` at a time, so the requested
     number is rounded up to a whole number of them (300,000 is 74 rollouts of 4,096: 303,104).
     A ``lean_ppo`` run's rollouts are ``settings.n_steps * settings.n_envs``."""
-    if settings is not None and settings.algo == "lean_ppo":
-        chunk = int(settings.n_steps) * int(settings.n_envs)
+    if settings is not None and settings.algo in LEAN:
+        chunk = int(settings.n_envs) * (int(settings.n_steps) if settings.algo == "lean_ppo" else 1)
         return max(1, math.ceil(timesteps / chunk)) * chunk
     if hasattr(model, "n_steps"):
         chunk = int(model.n_steps) * int(model.n_envs)
@@ -1029,7 +1058,7 @@ class Trainer:
 
     def run(self) -> Path:
         """Train, evaluate along the way, save ``model.zip`` + ``config.json``; return the model path."""
-        if self.settings.algo == "lean_ppo":
+        if self.settings.algo in LEAN:
             return self._run_lean()
         import torch
         from stable_baselines3.common.vec_env import VecNormalize
@@ -1122,7 +1151,7 @@ class Trainer:
         self._load_history()
         single = gym.make("Pontoon-v0", **self.kwargs).unwrapped
         encoder, names = single.encoder, list(single.action_names)
-        sampler = s.sampler
+        sampler = s.sampler if s.algo == "lean_ppo" else "inline"
         if sampler == "auto":
             sampler = "process" if int(s.n_envs) >= 256 and len(os.sched_getaffinity(0)) >= 2 else "inline"
         inline = sampler == "inline"
@@ -1136,9 +1165,14 @@ class Trainer:
         stake_index = next((f.slice.start for f in encoder.index_table() if f.name in ("own[0].initial", "own.initial")),
                            None)
         stake_ids = np.array([i for i, name in enumerate(names) if name.startswith("stake")], dtype=np.int64)
-        ppo = LeanPPO(venv, model, lean_config(s, s.seed), stake_index=stake_index, stake_decision=stake_ids,
-                      threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
-                      spaces=(encoder.size, len(names)))
+        if s.algo == "lean_dqn":
+            from pontoon_tools.dqn import LeanDQN
+
+            ppo: Any = LeanDQN(venv, model, dqn_config(s, s.seed, self.rules), threads=s.threads)
+        else:
+            ppo = LeanPPO(venv, model, lean_config(s, s.seed), stake_index=stake_index, stake_decision=stake_ids,
+                          threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
+                          spaces=(encoder.size, len(names)))
         try:
             return self._lean_loop(ppo, model, done_steps, venv)
         finally:
