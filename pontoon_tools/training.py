@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import platform
 import shutil
 import sys
@@ -68,12 +69,17 @@ from pontoon_tools.evaluation import (
 )
 from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, setting
 
-ALGOS = ("maskable_ppo", "ppo", "dqn")
+ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn")
+LEAN = ("lean_ppo", "lean_dqn")
+FEATURES = ("keep", "onehot", "std")
+REWARD_SCALES = ("return_std", "none")
 ROLES = ("player", "banker", "both")
 EPISODES = ("round", "session")
 VEC_ENVS = ("auto", "batched", "dummy", "subproc")
 HISTORY_FILE = "eval_history"
 VECNORM_FILE = "vecnormalize.pkl"
+SCALER_FILE = "reward_scale.json"
+PROGRESS_FILE = "progress.csv"
 
 
 class TrainingError(ValueError):
@@ -85,13 +91,27 @@ ROLE_DEFAULTS: dict[str, dict[str, Any]] = {
     # A player learns from scratch: a large entropy bonus falling to zero keeps buying explored
     # until the critic can tell where it pays (docs/training.md, "Exploration").
     "player": {"seats": 1, "ent_coef": 0.1, "ent_coef_final": 0.0, "warm_start": None},
-    # A banker starts from an imitation of banker_threshold and improves on it; from scratch, 300k
-    # steps of PPO settle on standing at 15-16, below the threshold banker (docs/training.md).
-    "banker": {"seats": 2, "ent_coef": 0.01, "ent_coef_final": 0.0, "warm_start": "banker_threshold"},
+    # A banker learns from scratch too (reinforcement learning alone); imitation stays available
+    # (--warm-start banker_threshold) as a reference row of the ablation in docs/training.md.
+    "banker": {"seats": 2, "ent_coef": 0.01, "ent_coef_final": 0.0, "warm_start": None},
 }
 """Defaults that differ by role, used where a :class:`TrainSettings` field is left ``None``."""
-BOTH_SEATS = 2
-"""Players at the table with ``--role both`` (the player and banker models must share a table size)."""
+ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
+    # The lean PPO: thousands of native tables, large minibatches, few epochs (docs/training.md,
+    # "Ablation": what each of these buys, measured against the solver's optimum).
+    "lean_ppo": {"n_envs": 4096, "n_steps": 16, "batch_size": 8192, "n_epochs": 4, "learning_rate": 3e-3,
+                 "timesteps": 20_000_000, "eval_freq": 2_000_000},
+    # The lean double DQN: the same tables, one minibatch of 8,192 replayed transitions per step.
+    "lean_dqn": {"n_envs": 4096, "n_steps": 1, "batch_size": 8192, "n_epochs": 1, "learning_rate": 1e-3,
+                 "timesteps": 20_000_000, "eval_freq": 2_000_000},
+    # Stable-Baselines3's algorithms keep the defaults they were tuned with on 16 environments.
+    "sb3": {"n_envs": 16, "n_steps": 256, "batch_size": 512, "n_epochs": 20, "learning_rate": 3e-4,
+            "timesteps": 300_000, "eval_freq": 50_000},
+}
+"""Defaults that differ by algorithm (``sb3``: maskable_ppo, ppo and dqn), used where a field is ``None``."""
+BOTH_SEATS = 1
+"""Players at the table with ``--role both`` (the player and banker models must share a table size; at
+one player seat each side's exploitability is exact, :func:`both_report`)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -138,22 +158,35 @@ class TrainSettings:
     session_rounds: int = setting(10, "rounds per session episode", group=GAME)
     learner_seat: int | None = setting(
         None, "a player learner's seat (1 = first to act); default: a random seat each episode", group=GAME)
+    stake_levels: list[str] = setting(
+        help="the initial-stake actions: chip amounts or min/max (default: four amounts spread over the stake "
+        "range, 1, 4, 7, 10 on pagat)", default_factory=list, group=GAME, metavar="LEVEL")
 
     # -- run
-    algo: str = setting("maskable_ppo", "learning algorithm (maskable_ppo from sb3-contrib; ppo and dqn from SB3)",
+    algo: str = setting("lean_ppo", "learning algorithm: lean_ppo (masked PPO on the native vector env, "
+                        "pontoon_tools/ppo.py), lean_dqn (masked double DQN on the same env, pontoon_tools/dqn.py), "
+                        "maskable_ppo (sb3-contrib), ppo and dqn (SB3)",
                         group=RUN, choices=ALGOS)
-    timesteps: int = setting(300_000, "learner decisions to train for, per role and generation; PPO and DQN "
-                             "collect whole rollouts, so a run may take a few more (train.py says how many)",
-                             group=RUN)
+    timesteps: int | None = setting(
+        None, "learner decisions to train for, per role and generation; PPO and DQN collect whole rollouts, so a "
+        f"run may take a few more (train.py says how many). Default: {ALGO_DEFAULTS['lean_ppo']['timesteps']:,} "
+        f"for lean_ppo, {ALGO_DEFAULTS['sb3']['timesteps']:,} for the SB3 algorithms", group=RUN)
     seed: int = setting(0, "seed of the model and the environments", group=RUN)
     out: str | None = setting(
         None, "run directory (default runs/<rules>-<role>; with --resume and no --out: the checkpoint's directory)",
         group=RUN, metavar="DIR")
     generations: int = setting(2, "with --role both: player/banker generations", group=RUN)
+    both_report: bool = setting(True, "with --role both: no per-generation report (each side's EV against the other, "
+                                "its exploitability by an exact best response, generations.png)", group=RUN)
+    both_rounds: int = setting(50_000, "with --role both: rounds each generation's player and banker play for the report",
+                               group=RUN)
     resume: str | None = setting(
         None, "continue training a checkpoint (.zip or run directory) for --timesteps more steps; it must match the "
         "rules, table size, role, action layout and algorithm of this run", group=RUN, metavar="PATH")
-    eval_freq: int = setting(50_000, "evaluate (and checkpoint) every N steps, 0 for timesteps / 10", group=RUN)
+    eval_freq: int | None = setting(
+        None, "evaluate (and checkpoint) every N steps, 0 for timesteps / 10 (default "
+        f"{ALGO_DEFAULTS['lean_ppo']['eval_freq']:,} for lean_ppo, {ALGO_DEFAULTS['sb3']['eval_freq']:,} for SB3)",
+        group=RUN)
     eval_rounds: int = setting(2000, "rounds per evaluation at each baseline table, 0 to skip", group=RUN)
     eval_seed: int | None = setting(
         None, "seed of the evaluation rounds (default: seed + 10000, away from evaluate.py's seeds)", group=RUN)
@@ -163,13 +196,42 @@ class TrainSettings:
     verbose: int = setting(0, "SB3 verbosity (0, 1, 2)", group=RUN)
 
     # -- hyperparameters
-    n_envs: int = setting(16, "parallel environments", group=HYPER)
-    vec_env: str = setting("auto", "auto: the batched engine where native, else dummy; batched; dummy (this "
-                           "process); subproc (worker processes)", group=HYPER, choices=VEC_ENVS)
-    learning_rate: float = setting(3e-4, "learning rate", group=HYPER, flag="--lr")
-    n_steps: int = setting(256, "PPO: steps per environment per update", group=HYPER)
-    batch_size: int = setting(512, "minibatch size", group=HYPER)
-    n_epochs: int = setting(20, "PPO: epochs per update", group=HYPER)
+    n_envs: int | None = setting(None, f"parallel environments (default {ALGO_DEFAULTS['lean_ppo']['n_envs']:,} "
+                                 f"for lean_ppo, {ALGO_DEFAULTS['sb3']['n_envs']} for SB3)", group=HYPER)
+    vec_env: str = setting("auto", "SB3 algorithms: auto: the batched engine where native, else dummy; batched; "
+                           "dummy (this process); subproc (worker processes). lean_ppo always uses the native "
+                           "vector env (the reference engine behind the same API where the rules are not native)",
+                           group=HYPER, choices=VEC_ENVS)
+    learning_rate: float | None = setting(
+        None, f"learning rate (default {ALGO_DEFAULTS['lean_ppo']['learning_rate']} for lean_ppo, "
+        f"{ALGO_DEFAULTS['sb3']['learning_rate']} for SB3)", group=HYPER, flag="--lr")
+    learning_rate_final: float | None = setting(
+        None, "lean_ppo: the learning rate at the end of training, reached linearly (default: constant)",
+        group=HYPER, flag="--lr-final")
+    n_steps: int | None = setting(None, "PPO: steps per environment per update (default "
+                                  f"{ALGO_DEFAULTS['lean_ppo']['n_steps']} for lean_ppo, "
+                                  f"{ALGO_DEFAULTS['sb3']['n_steps']} for SB3)", group=HYPER)
+    batch_size: int | None = setting(None, f"minibatch size (default {ALGO_DEFAULTS['lean_ppo']['batch_size']:,} "
+                                     f"for lean_ppo, {ALGO_DEFAULTS['sb3']['batch_size']} for SB3)", group=HYPER)
+    n_epochs: int | None = setting(None, f"PPO: epochs per update (default {ALGO_DEFAULTS['lean_ppo']['n_epochs']} "
+                                   f"for lean_ppo, {ALGO_DEFAULTS['sb3']['n_epochs']} for SB3)", group=HYPER)
+    clip_range: float = setting(0.2, "PPO: clip range of the probability ratio", group=HYPER)
+    vf_coef: float = setting(0.5, "PPO: weight of the value loss", group=HYPER)
+    max_grad_norm: float = setting(0.5, "PPO: gradient-norm clip", group=HYPER)
+    norm_adv: bool = setting(True, "lean_ppo: leave advantages unnormalised (default: zero mean, unit variance per "
+                             "minibatch)", group=HYPER)
+    stake_advantage: bool = setting(
+        False, "lean_ppo, player: weight the advantage of every decision after the initial stake by max_stake / "
+        "initial stake, so a 1-chip hand teaches the play of a hand as much as a 10-chip one", group=HYPER)
+    ent_decay: float = setting(1.0, "share of training over which the entropy bonus falls from --ent-coef to "
+                               "--ent-coef-final (then stays there)", group=HYPER)
+    features: list[str] = setting(
+        help=f"network inputs, any of {', '.join(FEATURES)}: keep = only the observation columns that vary in "
+        "random play; onehot = add the hand being played (total, cards, buys) one-hot; std = standardise each "
+        "input by random-play statistics (PPO family)", default_factory=list, group=HYPER, metavar="FEATURE")
+    trunk: list[int] = setting(help="hidden layers shared by actor and critic before --net-arch (PPO family), "
+                               "comma-separated; default none", default_factory=list, group=HYPER,
+                               parse=parse_int_list, metavar="WIDTHS", default_text="")
     gamma: float = setting(1.0, "discount", group=HYPER)
     gae_lambda: float = setting(0.95, "PPO: GAE lambda", group=HYPER)
     ent_coef: float | None = setting(
@@ -195,10 +257,24 @@ class TrainSettings:
         0.1, "label smoothing of the imitation: the share of the target spread over the other legal moves",
         group=HYPER)
     threads: int = setting(1, "torch CPU threads (small networks gain nothing from more)", group=HYPER)
+    buffer_steps: int = setting(64, "lean_dqn: steps of every table kept in the replay", group=HYPER)
+    updates_per_step: int = setting(1, "lean_dqn: minibatch updates per step of the tables", group=HYPER)
+    eps_final: float = setting(0.02, "lean_dqn: the exploration rate reached after --eps-decay of training", group=HYPER)
+    eps_decay: float = setting(0.3, "lean_dqn: share of training over which exploration falls from 1", group=HYPER)
+    tau: float = setting(0.01, "lean_dqn: Polyak weight of the online network in the target network per update",
+                         group=HYPER)
+    sampler: str = setting("auto", "lean_ppo: 'process' collects the next rollout in a sampler process while "
+                           "this one updates (two cores busy, one update of policy lag); 'inline' alternates in one "
+                           "process; 'auto': process from 256 tables on a machine with two cores or more",
+                           group=HYPER, choices=("auto", "process", "inline"))
 
     def for_role(self, role: str) -> TrainSettings:
         """A copy with every role-dependent default (``None`` fields) filled in, see :data:`ROLE_DEFAULTS`."""
         filled = dataclasses.replace(self)
+        algo_defaults = ALGO_DEFAULTS[self.algo if self.algo in LEAN else "sb3"]
+        for name, value in algo_defaults.items():
+            if getattr(filled, name) is None:
+                setattr(filled, name, value)
         defaults = ROLE_DEFAULTS["banker" if role == "banker" else "player"]
         for name in ("ent_coef", "ent_coef_final"):
             if getattr(filled, name) is None:
@@ -224,22 +300,22 @@ class TrainSettings:
         check(self.role in ROLES, "role", f"one of {list(ROLES)}")
         check(self.algo in ALGOS, "algo", f"one of {list(ALGOS)}")
         check(self.episode in EPISODES, "episode", f"one of {list(EPISODES)}")
-        check(self.timesteps >= 1, "timesteps", "a positive number of steps")
+        check(self.timesteps is None or self.timesteps >= 1, "timesteps", "a positive number of steps")
         check(self.seats is None or 1 <= self.seats <= 9, "seats", "1..9 players")
         check(self.learner_seat is None or 1 <= self.learner_seat <= (self.seats or 9), "learner_seat",
               f"a player seat 1..{self.seats or 9}")
         check(self.session_rounds >= 1, "session_rounds", "at least 1 round")
         check(self.generations >= 1, "generations", "at least 1")
-        check(self.eval_freq >= 0, "eval_freq", "0 (timesteps / 10) or a positive number of steps")
+        check(self.eval_freq is None or self.eval_freq >= 0, "eval_freq", "0 (timesteps / 10) or a positive number of steps")
         check(self.eval_rounds >= 0, "eval_rounds", "0 (no evaluation) or a positive number of rounds")
         check(self.checkpoint_freq >= 0, "checkpoint_freq", "0 (every --eval-freq steps) or a positive number")
         check(self.verbose in (0, 1, 2), "verbose", "0, 1 or 2")
-        check(self.n_envs >= 1, "n_envs", "at least 1")
+        check(self.n_envs is None or self.n_envs >= 1, "n_envs", "at least 1")
         check(self.vec_env in VEC_ENVS, "vec_env", f"one of {list(VEC_ENVS)}")
-        check(self.learning_rate > 0, "learning_rate", "a positive learning rate")
-        check(self.n_steps >= 1, "n_steps", "a positive number of steps")
-        check(self.batch_size >= 1, "batch_size", "a positive minibatch size")
-        check(self.n_epochs >= 1, "n_epochs", "at least 1 epoch")
+        check(self.learning_rate is None or self.learning_rate > 0, "learning_rate", "a positive learning rate")
+        check(self.n_steps is None or self.n_steps >= 1, "n_steps", "a positive number of steps")
+        check(self.batch_size is None or self.batch_size >= 1, "batch_size", "a positive minibatch size")
+        check(self.n_epochs is None or self.n_epochs >= 1, "n_epochs", "at least 1 epoch")
         check(0.0 < self.gamma <= 1.0, "gamma", "a discount in (0, 1]")
         check(0.0 <= self.gae_lambda <= 1.0, "gae_lambda", "a value in [0, 1]")
         check(self.ent_coef is None or self.ent_coef >= 0, "ent_coef", "a bonus >= 0")
@@ -247,6 +323,25 @@ class TrainSettings:
         check(bool(self.net_arch) and all(width >= 1 for width in self.net_arch), "net_arch",
               "positive layer widths such as 64,64")
         check(self.illegal_penalty >= 0, "illegal_penalty", "a penalty >= 0")
+        check(self.learning_rate_final is None or self.learning_rate_final >= 0, "learning_rate_final",
+              "a learning rate >= 0")
+        check(self.clip_range > 0, "clip_range", "a clip range > 0")
+        check(self.vf_coef >= 0, "vf_coef", "a weight >= 0")
+        check(self.max_grad_norm > 0, "max_grad_norm", "a gradient-norm clip > 0")
+        check(0.0 < self.ent_decay <= 1.0, "ent_decay", "a share of training in (0, 1]")
+        check(all(name in FEATURES for name in self.features), "features", f"some of {list(FEATURES)}")
+        check(all(width >= 1 for width in self.trunk), "trunk", "positive layer widths such as 128")
+        check(not (self.features or self.trunk) or self.algo != "dqn", "features",
+              "no --features or --trunk with --algo dqn (they shape the actor-critic's inputs)")
+        check(not self.stake_advantage or self.algo == "lean_ppo", "stake_advantage",
+              "--algo lean_ppo (it reweights the lean PPO's advantages)")
+        check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "lean_dqn",
+              "warm_start", "'none' with --algo lean_dqn (imitation fits an actor, not Q-values)")
+        check(self.buffer_steps >= 2, "buffer_steps", "at least 2 steps of every table")
+        check(self.updates_per_step >= 1, "updates_per_step", "at least 1")
+        check(0.0 <= self.eps_final <= 1.0, "eps_final", "an exploration rate in [0, 1]")
+        check(0.0 < self.eps_decay <= 1.0, "eps_decay", "a share of training in (0, 1]")
+        check(0.0 < self.tau <= 1.0, "tau", "a weight in (0, 1]")
         check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "dqn", "warm_start",
               "'none' with --algo dqn (it imitates with the actor-critic's own network: use maskable_ppo or ppo)")
         check(self.warm_start_rounds >= 1, "warm_start_rounds", "at least 1 round")
@@ -351,7 +446,19 @@ def training_env_kwargs(settings: TrainSettings, rules: Rules, role: str, oppone
         "opponents": opponents,
         "episode": settings.episode,
         "session_rounds": settings.session_rounds,
+        **({"action_levels": {"stake": [_level(text) for text in settings.stake_levels]}}
+           if settings.stake_levels else {}),
     }
+
+
+def _level(text: str) -> int | float | str:
+    """A stake level from the command line: ``min``, ``max``, a chip amount or a fraction."""
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
 
 
 def make_vec_env(settings: TrainSettings, kwargs: Mapping[str, Any], seed: int) -> Any:
@@ -414,8 +521,15 @@ def probe_env_config(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------------
 
 
+def holder_algo(algo: str) -> str:
+    """The algorithm whose Stable-Baselines3 class holds a model of ``algo`` (``lean_ppo`` -> ``maskable_ppo``)."""
+    return "maskable_ppo" if algo in LEAN else algo
+
+
 def algo_class(algo: str) -> Any:
-    if algo == "maskable_ppo":
+    """The Stable-Baselines3 class that holds (and saves) a model of ``algo``; a ``lean_ppo`` model
+    is a ``MaskablePPO`` whose policy :class:`pontoon_tools.ppo.LeanPPO` trained."""
+    if algo in ("maskable_ppo", *LEAN):
         from sb3_contrib import MaskablePPO
 
         return MaskablePPO
@@ -430,9 +544,22 @@ def algo_class(algo: str) -> Any:
     raise TrainingError(f"--algo: expected one of {list(ALGOS)}, got {algo!r}")
 
 
-def hyperparameters(settings: TrainSettings) -> dict[str, Any]:
+def policy_kwargs(settings: TrainSettings, features: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The policy network: ``net_arch`` hidden layers for actor and critic each; with ``--features``
+    or ``--trunk``, :class:`pontoon_tools.ppo.PontoonFeatures` in front (shared by both), built from
+    ``features`` (its keyword arguments: the kept columns, the own-hand layout)."""
+    if settings.algo == "dqn" or not (settings.features or settings.trunk):
+        return {"net_arch": list(settings.net_arch)}
+    from pontoon_tools.ppo import PontoonFeatures
+
+    return {"net_arch": {"pi": list(settings.net_arch), "vf": list(settings.net_arch)},
+            "features_extractor_class": PontoonFeatures, "features_extractor_kwargs": dict(features or {}),
+            "share_features_extractor": True}
+
+
+def hyperparameters(settings: TrainSettings, features: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The constructor arguments of the chosen algorithm (recorded in config.json)."""
-    policy_kwargs: dict[str, Any] = {"net_arch": list(settings.net_arch)}
+    policy = policy_kwargs(settings, features)
     if settings.algo == "dqn":
         # DQN learns from a replay buffer; one round is 2–3 decisions, so a 100k buffer holds
         # tens of thousands of rounds. Exploration decays over the first 30% of training.
@@ -446,7 +573,7 @@ def hyperparameters(settings: TrainSettings) -> dict[str, Any]:
             "target_update_interval": 2000,
             "exploration_fraction": 0.3,
             "exploration_final_eps": 0.02,
-            "policy_kwargs": policy_kwargs,
+            "policy_kwargs": policy,
         }
     return {
         "learning_rate": settings.learning_rate,
@@ -456,14 +583,46 @@ def hyperparameters(settings: TrainSettings) -> dict[str, Any]:
         "gamma": settings.gamma,
         "gae_lambda": settings.gae_lambda,
         "ent_coef": settings.ent_coef,
-        "policy_kwargs": policy_kwargs,
+        "clip_range": settings.clip_range,
+        "vf_coef": settings.vf_coef,
+        "max_grad_norm": settings.max_grad_norm,
+        "policy_kwargs": policy,
     }
 
 
-def planned_timesteps(model: Any, timesteps: int) -> int:
+def lean_config(settings: TrainSettings, seed: int) -> Any:
+    """The :class:`pontoon_tools.ppo.PPOConfig` of a ``lean_ppo`` run."""
+    from pontoon_tools.ppo import PPOConfig
+
+    return PPOConfig(
+        n_steps=int(settings.n_steps), batch_size=int(settings.batch_size), n_epochs=int(settings.n_epochs),
+        learning_rate=float(settings.learning_rate), learning_rate_final=settings.learning_rate_final,
+        gamma=settings.gamma, gae_lambda=settings.gae_lambda, clip_range=settings.clip_range,
+        ent_coef=float(settings.ent_coef), ent_coef_final=float(settings.ent_coef_final),
+        ent_decay=settings.ent_decay, vf_coef=settings.vf_coef, max_grad_norm=settings.max_grad_norm,
+        norm_adv=settings.norm_adv, reward_scale="return_std" if settings.norm_reward else "none",
+        stake_advantage=settings.stake_advantage, seed=seed)
+
+
+def dqn_config(settings: TrainSettings, seed: int, rules: Rules) -> Any:
+    """The :class:`pontoon_tools.dqn.DQNConfig` of a ``lean_dqn`` run (values in maximum stakes)."""
+    from pontoon_tools.dqn import DQNConfig
+
+    return DQNConfig(buffer_steps=settings.buffer_steps, batch_size=int(settings.batch_size),
+                     updates_per_step=settings.updates_per_step, learning_rate=float(settings.learning_rate),
+                     learning_rate_final=settings.learning_rate_final, gamma=settings.gamma,
+                     eps_final=settings.eps_final, eps_decay=settings.eps_decay, tau=settings.tau,
+                     max_grad_norm=max(settings.max_grad_norm, 10.0), reward_scale=float(rules.max_stake), seed=seed)
+
+
+def planned_timesteps(model: Any, timesteps: int, settings: TrainSettings | None = None) -> int:
     """The steps ``model.learn(timesteps)`` really takes: PPO collects whole rollouts of
     ``n_steps * n_envs`` decisions and DQN ``train_freq * n_envs`` at a time, so the requested
-    number is rounded up to a whole number of them (300,000 is 74 rollouts of 4,096: 303,104)."""
+    number is rounded up to a whole number of them (300,000 is 74 rollouts of 4,096: 303,104).
+    A ``lean_ppo`` run's rollouts are ``settings.n_steps * settings.n_envs``."""
+    if settings is not None and settings.algo in LEAN:
+        chunk = int(settings.n_envs) * (int(settings.n_steps) if settings.algo == "lean_ppo" else 1)
+        return max(1, math.ceil(timesteps / chunk)) * chunk
     if hasattr(model, "n_steps"):
         chunk = int(model.n_steps) * int(model.n_envs)
     else:
@@ -588,8 +747,8 @@ class EvalCallback:
         settings = self.trainer.settings
         if settings.algo == "dqn" or settings.ent_coef_final is None:
             return
-        done = (cb.num_timesteps - self.start_steps) / max(settings.timesteps, 1)
-        fraction = min(max(done, 0.0), 1.0)
+        done = (cb.num_timesteps - self.start_steps) / max(int(settings.timesteps or 1), 1)
+        fraction = min(max(done / settings.ent_decay, 0.0), 1.0)
         cb.model.ent_coef = settings.ent_coef + fraction * (settings.ent_coef_final - settings.ent_coef)
         cb.logger.record("train/ent_coef_scheduled", cb.model.ent_coef)
 
@@ -761,6 +920,9 @@ class Trainer:
                                         if settings.eval_rounds > 0 else [])
         self.model: Any = None
         self.warm_start_stats: dict[str, Any] | None = None
+        self.feature_kwargs: dict[str, Any] | None = None
+        self.train_timings: dict[str, Any] | None = None
+        self.sampler_used: str | None = None
         self.check_source()  # the checkpoint it continues: config and model file
         self._check_vecnormalize()
         self.started = time.perf_counter()
@@ -783,7 +945,7 @@ class Trainer:
             "session_rounds": s.session_rounds,
             "preset": s.rules,
             "rule_options": dict(s.options),
-            "hyperparameters": hyperparameters(s),
+            "hyperparameters": hyperparameters(s, self.feature_kwargs),
             "n_envs": s.n_envs,
             "norm_reward": s.norm_reward,
             "illegal_actions": "masked (MaskablePPO)" if s.algo == "maskable_ppo"
@@ -794,6 +956,8 @@ class Trainer:
             "settings": s.to_json(),
             "versions": library_versions(),
             "command": " ".join(sys.argv),
+            "train_timings": self.train_timings,
+            "sampler": self.sampler_used,
             "wall_time_s": round(time.perf_counter() - self.started, 1),
             "cpu_time_s": round(time.process_time() - self.cpu_started, 1),
         }
@@ -839,7 +1003,7 @@ class Trainer:
             return None
         path, found = read_config(source)
         check_compatible(path, found, {**self.env_config, "algo": self.settings.algo, "role": self.role})
-        load_model(path, self.settings.algo)
+        load_model(path, holder_algo(self.settings.algo))
         return path
 
     # -- evaluation
@@ -894,6 +1058,8 @@ class Trainer:
 
     def run(self) -> Path:
         """Train, evaluate along the way, save ``model.zip`` + ``config.json``; return the model path."""
+        if self.settings.algo in LEAN:
+            return self._run_lean()
         import torch
         from stable_baselines3.common.vec_env import VecNormalize
 
@@ -910,7 +1076,7 @@ class Trainer:
             self.warm_start(model, vec_env)
         self.write_config(self.out, done_steps)  # written first, so a crashed run can still be inspected
         callback = EvalCallback(self)
-        planned = planned_timesteps(model, self.settings.timesteps)
+        planned = planned_timesteps(model, int(self.settings.timesteps))
         rounded = "" if planned == self.settings.timesteps else f" ({planned:,}: whole rollouts)"
         _print(f"training {self.role} ({self.settings.algo}) on {self.rules.preset!r}, "
                f"{plural(int(self.settings.seats or 0), 'player')}, {self.settings.timesteps:,} steps{rounded} "
@@ -929,6 +1095,172 @@ class Trainer:
             vec_env.save(str(self.out / VECNORM_FILE))
         vec_env.close()
         return model_path
+
+    def _spaces_env(self) -> Any:
+        """A one-table SB3 ``VecEnv`` of this run's table: the spaces a new model is built for."""
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        return DummyVecEnv([lambda: gym.make("Pontoon-v0", **self.kwargs)])
+
+    def _feature_kwargs(self, venv: Any, encoder: Any) -> tuple[dict[str, Any], np.ndarray | None]:
+        """:class:`pontoon_tools.ppo.PontoonFeatures`' arguments for ``--features`` / ``--trunk``, and
+        the random-play samples that fit its standardisation (``None`` without ``std``)."""
+        from pontoon_tools.ppo import feature_spec, random_play
+
+        s = self.settings
+        samples, keep = (None, None)
+        if ("keep" in s.features or "std" in s.features) and venv is not None:
+            samples, varying = random_play(venv, steps=max(8, 65_536 // max(int(s.n_envs or 1), 1)), seed=s.seed + 3)
+            keep = varying if "keep" in s.features else None
+        kwargs = {"keep": keep, "active_onehot": "onehot" in s.features, "spec": feature_spec(encoder),
+                  "standardize": "std" in s.features, "trunk": list(s.trunk)}
+        return kwargs, (samples if "std" in s.features else None)
+
+    def _build_lean_model(self, venv: Any, encoder: Any) -> tuple[Any, int]:
+        """A new ``MaskablePPO`` holder of the lean PPO's network, or the checkpoint it continues."""
+        import warnings
+
+        from sb3_contrib import MaskablePPO
+
+        source = self.settings.resume or self.init_from
+        spaces = self._spaces_env()
+        if source is not None:
+            path = read_config(source)[0]
+            model = load_model(path, holder_algo("lean_ppo"), env=spaces)
+            return model, int(model.num_timesteps)
+        features, samples = self._feature_kwargs(venv, encoder)
+        with warnings.catch_warnings():  # the holder's own rollout buffer (one table) is never used
+            warnings.simplefilter("ignore")
+            model = MaskablePPO("MlpPolicy", spaces, seed=self.settings.seed, verbose=0, device="cpu",
+                                **hyperparameters(self.settings, features))
+        if samples is not None:
+            model.policy.features_extractor.fit(samples)
+        self.feature_kwargs = features
+        return model, 0
+
+    def _run_lean(self) -> Path:
+        """The ``lean_ppo`` run: :class:`pontoon_tools.ppo.LeanPPO` on the native vector env."""
+        import torch
+
+        from pontoon_env.envs.vector import make_vector_env
+        from pontoon_tools.ppo import LeanPPO
+
+        s = self.settings
+        torch.set_num_threads(max(1, s.threads))
+        self.out.mkdir(parents=True, exist_ok=True)  # everything was checked when the trainer was made
+        self._load_history()
+        single = gym.make("Pontoon-v0", **self.kwargs).unwrapped
+        encoder, names = single.encoder, list(single.action_names)
+        sampler = s.sampler if s.algo == "lean_ppo" else "inline"
+        if sampler == "auto":
+            sampler = "process" if int(s.n_envs) >= 256 and len(os.sched_getaffinity(0)) >= 2 else "inline"
+        inline = sampler == "inline"
+        self.sampler_used = sampler
+        needs_probe = (s.resume or self.init_from) is None and ("keep" in s.features or "std" in s.features)
+        venv = make_vector_env(num_envs=int(s.n_envs), **self.kwargs) if inline or needs_probe else None
+        model, done_steps = self._build_lean_model(venv, encoder)
+        if venv is not None and not inline:
+            venv.close()  # the sampler process builds its own
+            venv = None
+        stake_index = next((f.slice.start for f in encoder.index_table() if f.name in ("own[0].initial", "own.initial")),
+                           None)
+        stake_ids = np.array([i for i, name in enumerate(names) if name.startswith("stake")], dtype=np.int64)
+        if s.algo == "lean_dqn":
+            from pontoon_tools.dqn import LeanDQN
+
+            ppo: Any = LeanDQN(venv, model, dqn_config(s, s.seed, self.rules), threads=s.threads)
+        else:
+            ppo = LeanPPO(venv, model, lean_config(s, s.seed), stake_index=stake_index, stake_decision=stake_ids,
+                          threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
+                          spaces=(encoder.size, len(names)))
+        try:
+            return self._lean_loop(ppo, model, done_steps, venv)
+        finally:
+            ppo.close()
+            if venv is not None:
+                venv.close()
+
+    def _lean_loop(self, ppo: Any, model: Any, done_steps: int, venv: Any) -> Path:
+        """The lean run after its learner is built: evaluations, checkpoints, the final save."""
+        from stable_baselines3.common.logger import configure
+
+        s = self.settings
+        self._load_scaler(ppo)
+        if self.teacher is not None and done_steps == 0 and self.init_from is None:
+            self._lean_warm_start(model, ppo)
+        self.write_config(self.out, done_steps)  # written first, so a crashed run can still be inspected
+        logger = configure(str(self.out / "tb"), ["csv", "tensorboard"] if _has_tensorboard() else ["csv"])
+        from pontoon_tools.ppo import LeanPPO  # noqa: F401  (the callback's type)
+        planned = planned_timesteps(model, int(s.timesteps), s)
+        rounded = "" if planned == s.timesteps else f" ({planned:,}: whole rollouts)"
+        _print(f"training {self.role} (lean_ppo) on {self.rules.preset!r}, {plural(int(s.seats or 0), 'player')}, "
+               f"{int(s.timesteps):,} steps{rounded}, {int(s.n_envs):,} tables -> {self.out}")
+        if not self.history:
+            self.evaluate_now(model, done_steps, logger)
+        bar = _tqdm(planned) if s.progress else None
+        state = {"eval": done_steps, "checkpoint": done_steps, "started": time.perf_counter(), "steps": done_steps}
+
+        def after_update(learner: LeanPPO, steps: int) -> None:
+            elapsed = time.perf_counter() - state["started"]
+            for key, value in learner.stats.items():
+                logger.record(f"train/{key}", value)
+            if learner.episode_returns:
+                logger.record("rollout/ep_rew_mean", float(np.mean(learner.episode_returns)))
+                learner.episode_returns.clear()
+            logger.record("time/steps_per_s", (steps - done_steps) / max(elapsed, 1e-9))
+            for key, value in learner.timings.items():
+                logger.record(f"time/{key}", value)
+            if bar is not None:
+                bar.update(steps - state["steps"])
+            state["steps"] = steps
+            if self.eval_freq and steps - state["eval"] >= self.eval_freq and self.settings.eval_rounds > 0:
+                state["eval"] = steps
+                self.evaluate_now(model, steps, logger)  # it writes the logger's record
+            else:
+                logger.dump(steps)
+            if self.checkpoint_freq and steps - state["checkpoint"] >= self.checkpoint_freq:
+                state["checkpoint"] = steps
+                self.save_checkpoint(model, steps)
+
+        steps = ppo.learn(int(s.timesteps), start_steps=done_steps, callback=after_update)
+        if bar is not None:
+            bar.close()
+        self.train_timings = {**ppo.timings, "steps": steps - done_steps,
+                              "steps_per_s": round((steps - done_steps) / max(time.perf_counter() - state["started"], 1e-9))}
+        if state["eval"] != steps:
+            self.evaluate_now(model, steps, logger)
+        model_path = self.out / MODEL_FILE
+        save_checkpoint(model, model_path, self.config(steps))
+        scale = ppo.scaler_state()
+        if scale is not None:
+            write_json(scale, self.out / SCALER_FILE)
+        self.model = model
+        return model_path
+
+    def _load_scaler(self, ppo: Any) -> None:
+        """On resume, continue the reward scale of the checkpoint's run (``reward_scale.json``)."""
+        source = self.settings.resume or self.init_from
+        if source is None or not self.settings.norm_reward:
+            return
+        path = Path(read_config(source)[0]).parent / SCALER_FILE
+        if path.is_file():
+            ppo.load_scaler(json.loads(path.read_text()))
+
+    def _lean_warm_start(self, model: Any, ppo: Any) -> None:
+        """Imitation before the lean PPO (a reference row of the ablation only; off by default)."""
+        s = self.settings
+        started = time.perf_counter()
+        data = imitation_data(self.kwargs, self.teacher, s.warm_start_rounds, s.seed + 7, s.gamma)
+        scale = 1.0
+        if s.norm_reward:
+            returns = data["returns"]
+            ppo.load_scaler({"mean": float(returns.mean()), "var": float(returns.var()), "count": float(len(returns))})
+            scale = ppo.reward_scale
+        stats = imitate(model, data, s.warm_start_epochs, s.warm_start_smoothing, scale, masked=True, seed=s.seed)
+        self.warm_start_stats = {"teacher": s.warm_start, "rounds": s.warm_start_rounds, **stats,
+                                 "seconds": round(time.perf_counter() - started, 1)}
+        _print(f"warm start: imitated {s.warm_start!r} on {stats['samples']:,} decisions "
+               f"(agreement {stats['agreement']:.3f}) in {self.warm_start_stats['seconds']} s")
 
     def warm_start(self, model: Any, vec_env: Any) -> None:
         """Imitate ``settings.warm_start`` (a policy spec) before PPO; see :func:`imitate`."""
@@ -997,6 +1329,21 @@ def _print(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def _has_tensorboard() -> bool:
+    try:
+        import tensorboard  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _tqdm(total: int) -> Any:
+    """A progress bar over the run's steps (tqdm, to stderr)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="step", unit_scale=True, file=sys.stderr, dynamic_ncols=True)
+
+
 # --------------------------------------------------------------------------------------------------
 # Entry points
 # --------------------------------------------------------------------------------------------------
@@ -1049,8 +1396,13 @@ def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
             latest[role] = trainer.run()
             row[role] = str(latest[role])
             row[f"{role}_eval"] = trainer.history[-1] if trainer.history else None
+        if settings.both_report:
+            row["report"] = both_report(settings, latest["player"], latest["banker"])  # type: ignore[arg-type]
+            _print(_both_line(generation, row["report"]))
         generations.append(row)
         write_json({"settings": settings.to_json(), "generations": generations}, out / "generations.json")
+        if settings.both_report:
+            plot_generations(generations, out / "generations.png")
     # The last generation's models are also copied to the top of the run directory for convenience.
     for role in ("player", "banker"):
         if latest[role] is not None:
@@ -1059,6 +1411,82 @@ def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
                 shutil.rmtree(target)
             shutil.copytree(Path(latest[role]).parent, target, ignore=shutil.ignore_patterns("tb", "checkpoints"))
     return {"role": "both", "generations": generations, "wall_s": round(time.perf_counter() - started, 1)}
+
+
+def both_report(settings: TrainSettings, player: Path, banker: Path) -> dict[str, Any]:
+    """One generation of ``--role both``: each side's EV against the other, played on the same fresh
+    deals, and, at one player seat under rules the solver models, each side's exploitability: the
+    exact best response to the strategy read off its play (:func:`pontoon_tools.exploit.matchup`)."""
+    from pontoon_tools import exploit
+    from pontoon_tools.protocol import _action_table, _encoder, read_model
+
+    rules = build_rules(settings.rules, settings.options)
+    seats = int(settings.seats or BOTH_SEATS)
+    player_policy = load_policy(str(player), rules, seats)
+    banker_policy = load_policy(str(banker), rules, seats)
+    rounds = settings.both_rounds
+    played = play_match(rules, seats, [banker_policy] + [player_policy] * seats, rounds, settings.seed + 20_000)
+    report: dict[str, Any] = {"rounds": rounds, "player_ev": estimate(played.ev(1)).as_dict("player_ev")}
+    if seats != 1 or rules.settlement not in ("pagat", "casino", "pontoon_1939", "pontoon_2011"):
+        report["exact"] = None
+        return report
+    player_model = player_policy.model
+    player_model._pontoon_levels = action_levels(read_config(player)[1])
+    banker_model = banker_policy.model
+    banker_model._pontoon_levels = action_levels(read_config(banker)[1])
+    config = read_config(player)[1]
+    decisions, _ = read_model(player_model, rules, 1, "player", {"banker": str(banker)}, seed=settings.seed)
+    player_table = exploit.read_player(decisions, _encoder(rules), _action_table(rules, config), rules)
+    decisions, _ = read_model(banker_model, rules, 1, "banker", {"players": str(player)}, seed=settings.seed)
+    banker_table = exploit.read_banker(decisions, _encoder(rules), _action_table(rules, config), rules)
+    report["exact"] = {**exploit.matchup(rules, player_table, banker_table),
+                       "player_read_agreement": player_table.agreement, "banker_read_agreement": banker_table.agreement}
+    return report
+
+
+def _both_line(generation: int, report: Mapping[str, Any]) -> str:
+    line = f"[generation {generation}] player EV vs banker {report['player_ev']['player_ev']:+.3f} on {report['rounds']:,} rounds"
+    exact = report.get("exact")
+    if exact:
+        line += (f"; exact: player EV {exact['player_ev']:+.3f}, player exploitability {exact['player_exploitability']:.3f}, "
+                 f"banker exploitability {exact['banker_exploitability']:.3f}, sum {exact['nash_conv']:.3f}")
+    return line
+
+
+def plot_generations(generations: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
+    """``--role both``: each side's EV and exploitability over the generations (one PNG)."""
+    rows = [g for g in generations if g.get("report")]
+    if not rows:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gens = [g["generation"] for g in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    played = [g["report"]["player_ev"]["player_ev"] for g in rows]
+    left.plot(gens, played, "o-", label="player EV vs banker (played)")
+    exact = [g["report"].get("exact") for g in rows]
+    if all(exact):
+        left.plot(gens, [e["player_ev"] for e in exact], "s--", label="player EV vs banker (exact, infinite deck)")
+        right.plot(gens, [e["player_exploitability"] for e in exact], "o-", label="player: banker best response gains")
+        right.plot(gens, [e["banker_exploitability"] for e in exact], "s-", label="banker: player best response gains")
+        right.plot(gens, [e["nash_conv"] for e in exact], "k:", label="sum")
+        right.axhline(0, color="grey", lw=0.5)
+        right.set_title("exploitability (chips/round, exact)")
+        right.legend(fontsize=8)
+    left.axhline(0, color="grey", lw=0.5)
+    for axis in (left, right):
+        axis.set_xlabel("generation")
+        axis.set_xticks(gens)
+    left.set_title("player EV per round (banker's is minus this)")
+    left.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 __all__ = [

@@ -1,64 +1,67 @@
 #!/usr/bin/env bash
-# The README's main job: train a player on `pagat` with the default settings, then benchmark it
-# against the baselines on the same cards and write the tables and charts to results/.
+# The README's main job: train a player and a banker on `pagat` (lean PPO, reinforcement learning
+# alone), measure both against every baseline and the exact optimum (player) or the exact best
+# response (banker) on the same deals, and write the tables and charts to results/.
 #
 # Run from the repository root inside the project's virtual environment:
 #     bash scripts/main_job.sh
 # It prints how long each phase took and records it, with the date and the machine, in
 # $OUT/timings.json (`python -m pontoon_tools.timings show $OUT/timings.json` prints it again).
 #
+# What it writes (pontoon_tools/report.py says which file holds which table):
+#   $OUT/summary.json     every number of the tables (the README's tables are generated from it:
+#                         python -m pontoon_tools.report --markdown results/summary.json)
+#   $OUT/report.md        the tables: player, banker, timings
+#   $OUT/player.json, banker.json   the full protocols; PNG charts and text strategy charts
+#
 # Environment variables:
-#   RUN          run directory of the player               (default runs/main-player)
-#   OUT          results directory                          (default results)
-#   ROUNDS       evaluation rounds per policy               (default 20000)
-#   EVAL_SEED    evaluation seed; training evaluates on seed+10000, so these are fresh deals (default 1)
-#   PYTHON       interpreter                                (default python)
-#   TRAIN_ARGS   extra train.py arguments (e.g. "--timesteps 20000" for a quick try; default none)
-#   EVAL_ARGS    extra evaluate.py arguments (default none)
-#   WITH_BANKER  1 to also train a banker (--role banker) and compare it with the threshold bankers
-#                in $OUT/banker (timed as the phases train_banker and evaluate_banker)
+#   PLAYER_RUN   run directory of the player                 (default runs/main-player)
+#   BANKER_RUN   run directory of the banker                 (default runs/main-banker)
+#   OUT          results directory                           (default results)
+#   PLAYER_STEPS learner decisions of the player             (default 12000000)
+#   BANKER_STEPS learner decisions of the banker             (default 4000000)
+#   ROUNDS       paired rounds of the player's measurement   (default 300000)
+#   BANKER_ROUNDS paired rounds of the banker's measurement  (default 30000; banker_smart is slow)
+#   EVAL_SEED    seed of the measured deals; training evaluates on seed+10000 (default 1)
+#   PYTHON       interpreter                                 (default python)
+#   TRAIN_ARGS   extra train.py arguments for both trainings (default none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-RUN=${RUN:-runs/main-player}
+PLAYER_RUN=${PLAYER_RUN:-runs/main-player}
+BANKER_RUN=${BANKER_RUN:-runs/main-banker}
 OUT=${OUT:-results}
-ROUNDS=${ROUNDS:-20000}
+PLAYER_STEPS=${PLAYER_STEPS:-12000000}
+BANKER_STEPS=${BANKER_STEPS:-4000000}
+ROUNDS=${ROUNDS:-300000}
+BANKER_ROUNDS=${BANKER_ROUNDS:-30000}
 EVAL_SEED=${EVAL_SEED:-1}
 PYTHON=${PYTHON:-python}
-WITH_BANKER=${WITH_BANKER:-0}
 read -r -a TRAIN_EXTRA <<< "${TRAIN_ARGS:-}"
-read -r -a EVAL_EXTRA <<< "${EVAL_ARGS:-}"
-# The best simple threshold player against banker_threshold, by the paired grid in docs/training.md.
-BEST_THRESHOLD=threshold
 
 now() { "$PYTHON" -c 'import time; print(f"{time.time():.3f}")'; }
 seconds() { "$PYTHON" -c "print(f'{$2 - $1:.1f}')"; }
 mkdir -p "$OUT"
 started=$(now)
 
-echo "== training a player on pagat (defaults) -> $RUN"
-"$PYTHON" train.py --rules pagat --role player --out "$RUN" ${TRAIN_EXTRA[@]+"${TRAIN_EXTRA[@]}"}
-trained=$(now)
+echo "== training a player on pagat (train.py defaults, $PLAYER_STEPS steps) -> $PLAYER_RUN"
+"$PYTHON" train.py --rules pagat --role player --timesteps "$PLAYER_STEPS" --out "$PLAYER_RUN" \
+    ${TRAIN_EXTRA[@]+"${TRAIN_EXTRA[@]}"}
+player_trained=$(now)
 
-echo "== evaluating $RUN/model.zip against $BEST_THRESHOLD, random and the exact optimum on the same deals" \
-     "($ROUNDS rounds, seed $EVAL_SEED)"
-"$PYTHON" evaluate.py --run "$RUN" --compare "$RUN/model.zip" "$BEST_THRESHOLD" random --optimality-gap \
-    --rounds "$ROUNDS" --seed "$EVAL_SEED" --out "$OUT" ${EVAL_EXTRA[@]+"${EVAL_EXTRA[@]}"}
-finished=$(now)
-phases=("train=$(seconds "$started" "$trained")" "evaluate=$(seconds "$trained" "$finished")")
+echo "== training a banker on pagat (one threshold player, $BANKER_STEPS steps) -> $BANKER_RUN"
+"$PYTHON" train.py --rules pagat --role banker --seats 1 --timesteps "$BANKER_STEPS" --out "$BANKER_RUN" \
+    ${TRAIN_EXTRA[@]+"${TRAIN_EXTRA[@]}"}
+banker_trained=$(now)
 
-if [[ "$WITH_BANKER" == "1" ]]; then
-    BANKER_RUN=${BANKER_RUN:-runs/main-banker}
-    echo "== training a banker on pagat (defaults) -> $BANKER_RUN"
-    "$PYTHON" train.py --rules pagat --role banker --out "$BANKER_RUN" ${TRAIN_EXTRA[@]+"${TRAIN_EXTRA[@]}"}
-    banker_trained=$(now)
-    echo "== evaluating $BANKER_RUN/model.zip against the threshold bankers on the same deals"
-    "$PYTHON" evaluate.py --run "$BANKER_RUN" --compare "$BANKER_RUN/model.zip" banker_threshold casino_dealer \
-        banker_smart --rounds "$ROUNDS" --seed "$EVAL_SEED" --out "$OUT/banker" ${EVAL_EXTRA[@]+"${EVAL_EXTRA[@]}"}
-    banker_finished=$(now)
-    phases+=("train_banker=$(seconds "$finished" "$banker_trained")"
-             "evaluate_banker=$(seconds "$banker_trained" "$banker_finished")")
-fi
+echo "== measuring both on the same deals ($ROUNDS player rounds, $BANKER_ROUNDS banker rounds, seed $EVAL_SEED)"
+"$PYTHON" -m pontoon_tools.report --player "$PLAYER_RUN" --banker "$BANKER_RUN" --rounds "$ROUNDS" \
+    --banker-rounds "$BANKER_ROUNDS" --seed "$EVAL_SEED" --out "$OUT" > /dev/null
+measured=$(now)
 
-"$PYTHON" -m pontoon_tools.timings write "$OUT/timings.json" "${phases[@]}"
-echo "tables: $OUT/report.txt, $OUT/comparison.csv, $OUT/summary.csv; charts: $OUT/*.png; timings: $OUT/timings.json"
+"$PYTHON" -m pontoon_tools.timings write "$OUT/timings.json" \
+    "train_player=$(seconds "$started" "$player_trained")" "train_banker=$(seconds "$player_trained" "$banker_trained")" \
+    "measure=$(seconds "$banker_trained" "$measured")"
+# The timings go into the summary and the report too (no measurement is repeated).
+"$PYTHON" -m pontoon_tools.report --timings "$OUT/timings.json" --out "$OUT"
+echo "tables: $OUT/report.md (numbers: $OUT/summary.json); charts: $OUT/*.png; timings: $OUT/timings.json"

@@ -94,21 +94,23 @@ class Runner:
             pytest.fail(f"no way to run the docs example {head!r}: teach tests/test_docs_examples.py")
 
     def main_job(self) -> None:
-        env = {**os.environ, "RUN": str(self.folder / "runs" / "main-player"), "OUT": str(self.folder / "results"),
-               "ROUNDS": "40", "PYTHON": sys.executable, "TRAIN_ARGS": " ".join(TINY_TRAIN),
-               "EVAL_ARGS": "--no-progress"}
+        env = {**os.environ, "PLAYER_RUN": str(self.folder / "runs" / "main-player"),
+               "BANKER_RUN": str(self.folder / "runs" / "main-banker"), "OUT": str(self.folder / "results"),
+               "ROUNDS": "40", "BANKER_ROUNDS": "40", "PYTHON": sys.executable, "TRAIN_ARGS": " ".join(TINY_TRAIN)}
         result = subprocess.run(["bash", str(ROOT / "scripts" / "main_job.sh")], capture_output=True, text=True,
                                 env=env, timeout=600)
         assert result.returncode == 0, result.stderr[-3000:]
         results = self.folder / "results"
         timings = json.loads((results / "timings.json").read_text())
-        assert set(timings["phases_s"]) == {"train", "evaluate"} and timings["total_s"] > 0
+        assert set(timings["phases_s"]) == {"train_player", "train_banker", "measure"} and timings["total_s"] > 0
         assert timings["machine"]["usable_cores"] >= 1 and timings["date"][:2] == "20"
-        assert "main job: train" in result.stdout  # it prints its own timings
-        report = json.loads((results / "report.json").read_text())
-        assert [row["policy"] for row in report["comparison"]["rows"]][1:] == ["threshold", "random",
-                                                                               "optimal:stand=17"]
-        for name in ("report.txt", "learning_curve.png", "ev_bars.png", "strategy_main-player_model.png"):
+        summary = json.loads((results / "summary.json").read_text())
+        assert list(summary["player"]["versus"]) == ["threshold", "random", "optimal"]
+        assert "banker_best_response:player=threshold" in summary["banker"]["versus"]
+        report = (results / "report.md").read_text()
+        assert "**Player**" in report and "**Banker**" in report and "| total |" in report
+        for name in ("player_ev_bars.png", "player_learning_curve.png", "strategy_model.png", "strategy_optimal.png",
+                     "banker_ev_bars.png", "banker_model.png", "banker_best_response.png"):
             assert (results / name).is_file(), name
 
 

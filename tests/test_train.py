@@ -23,9 +23,11 @@ from pontoon_tools.training import (
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Tiny runs: two environments, 64 steps each per update, two updates; a short evaluation.
+# Tiny runs: two environments, 64 steps each per update, two updates; a short evaluation. The
+# Stable-Baselines3 algorithms are named where a test is about their machinery (progress bar, rollouts).
 TINY = TrainSettings(timesteps=256, seats=2, n_envs=2, n_steps=64, batch_size=64, n_epochs=2, eval_rounds=40,
                      eval_freq=128, progress=False, net_arch=[16, 16], warm_start_rounds=30, warm_start_epochs=2)
+SB3_TINY = dataclasses.replace(TINY, algo="maskable_ppo")
 
 
 def _settings(tmp_path: Path, **changes) -> TrainSettings:
@@ -33,7 +35,7 @@ def _settings(tmp_path: Path, **changes) -> TrainSettings:
 
 
 @pytest.mark.parametrize("role", ["player", "banker"])
-@pytest.mark.parametrize("algo", ["maskable_ppo", "ppo", "dqn"])
+@pytest.mark.parametrize("algo", ["lean_ppo", "maskable_ppo", "ppo", "dqn"])
 def test_short_run_saves_a_loadable_model_and_config(tmp_path: Path, role: str, algo: str) -> None:
     settings = _settings(tmp_path, role=role, algo=algo)
     trainer = Trainer(settings, role, Path(settings.out))
@@ -44,9 +46,8 @@ def test_short_run_saves_a_loadable_model_and_config(tmp_path: Path, role: str, 
     assert config["timesteps"] >= 256
     assert config["obs_size"] == trainer.env_config["obs_size"] and config["n_actions"] == len(config["action_names"])
     assert "torch" in config["versions"] and config["action_levels"]["stake"] and config["action_levels"]["buy"]
-    # A banker starts from an imitation of the threshold banker (PPO family); DQN never imitates.
-    expected_teacher = "banker_threshold" if role == "banker" and algo != "dqn" else None
-    assert (config["warm_start"] or {}).get("teacher") == expected_teacher
+    # Reinforcement learning alone: no role imitates anything unless asked.
+    assert config["warm_start"] is None
     # The learning curve has a point at the start and at the end, each with an EV and its interval.
     history = json.loads((model_path.parent / "eval_history.json").read_text())
     assert history[0]["timesteps"] == 0 and history[-1]["timesteps"] >= 256
@@ -84,12 +85,25 @@ def test_role_defaults_fill_only_what_was_not_given() -> None:
     assert (player.seats, player.ent_coef, player.ent_coef_final, player.warm_start) == (1, 0.1, 0.0, None)
     assert player.out == "runs/pagat-player"
     banker = TrainSettings(role="banker").for_role("banker")
-    assert (banker.seats, banker.warm_start, banker.out) == (2, "banker_threshold", "runs/pagat-banker")
+    assert (banker.seats, banker.warm_start, banker.out) == (2, None, "runs/pagat-banker")
+    assert TrainSettings(role="banker", warm_start="banker_threshold").for_role("banker").warm_start == "banker_threshold"
     assert TrainSettings(role="banker", algo="dqn").for_role("banker").warm_start is None
     assert TrainSettings(role="banker", warm_start="none").for_role("banker").warm_start is None
     given = TrainSettings(seats=3, ent_coef=0.02, warm_start="threshold", out="x").for_role("player")
     assert (given.seats, given.ent_coef, given.warm_start, given.out) == (3, 0.02, "threshold", "x")
-    assert TrainSettings(role="both").for_role("banker").seats == 2
+    assert TrainSettings(role="both").for_role("banker").seats == 1
+
+
+def test_algorithm_defaults_fill_only_what_was_not_given() -> None:
+    from pontoon_tools.training import ALGO_DEFAULTS
+
+    lean = TrainSettings().for_role("player")
+    assert lean.algo == "lean_ppo"
+    assert {name: getattr(lean, name) for name in ALGO_DEFAULTS["lean_ppo"]} == ALGO_DEFAULTS["lean_ppo"]
+    sb3 = TrainSettings(algo="maskable_ppo").for_role("player")
+    assert {name: getattr(sb3, name) for name in ALGO_DEFAULTS["sb3"]} == ALGO_DEFAULTS["sb3"]
+    given = TrainSettings(algo="ppo", n_envs=3, learning_rate=1e-2).for_role("player")
+    assert (given.n_envs, given.learning_rate, given.n_steps) == (3, 1e-2, ALGO_DEFAULTS["sb3"]["n_steps"])
 
 
 def test_imitation_learns_the_teacher() -> None:
@@ -160,7 +174,7 @@ def test_resume_an_incompatible_checkpoint_says_what_differs(tmp_path: Path) -> 
         train(dataclasses.replace(settings, rules="pontoon_2011", resume=str(path), out=str(tmp_path / "other2")))
     assert "'preset': expected 'pontoon_2011', found 'pagat'" in str(error.value)
     # Another algorithm.
-    with pytest.raises(ValueError, match="algo: expected 'ppo', found 'maskable_ppo'"):
+    with pytest.raises(ValueError, match="algo: expected 'ppo', found 'lean_ppo'"):
         train(dataclasses.replace(settings, algo="ppo", resume=str(path), out=str(tmp_path / "other3")))
 
 
@@ -294,8 +308,8 @@ def test_the_progress_bar_counts_the_steps_really_taken(tmp_path: Path, monkeypa
 
     original = training.progress_bar
     monkeypatch.setattr(training, "progress_bar", recorded)
-    # 300 steps in rollouts of 2 x 64 = 128 decisions: three rollouts, 384 steps.
-    settings = _settings(tmp_path, timesteps=300, n_steps=64, eval_rounds=0, progress=True)
+    # 300 steps in rollouts of 2 x 64 = 128 decisions: three rollouts, 384 steps (SB3's loop).
+    settings = _settings(tmp_path, timesteps=300, n_steps=64, eval_rounds=0, progress=True, algo="maskable_ppo")
     trainer = Trainer(settings, "player", Path(settings.out))
     trainer.run()
     assert trainer.model.num_timesteps == 384 == training.planned_timesteps(trainer.model, 300)
@@ -309,6 +323,9 @@ def test_the_start_message_counts_players_in_words(tmp_path: Path, capsys: pytes
     Trainer(settings, "player", Path(settings.out)).run()
     err = capsys.readouterr().err
     assert "on 'pagat', 1 player, 64 steps (128: whole rollouts)" in err and "1 players" not in err
+    Trainer(dataclasses.replace(settings, algo="maskable_ppo"), "player", Path(settings.out)).run()
+    err = capsys.readouterr().err
+    assert "(maskable_ppo) on 'pagat', 1 player, 64 steps (128: whole rollouts)" in err
 
 
 def test_every_checkpoint_has_its_own_config_and_resumes(tmp_path: Path) -> None:

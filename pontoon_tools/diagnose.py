@@ -1,0 +1,143 @@
+"""Where a trained player loses against the solver's optimum: the evidence behind docs/training.md.
+
+    python -m pontoon_tools.diagnose runs/pagat-player [--rounds 300000] [--top 15] [--out diag.json]
+
+Two views of the same model:
+
+1. **By first card** (the stake decision's unit): the model and the solver's ``optimal`` policy
+   play the same fresh-pack deals (batched evaluator, paired); for each first-card value, the share
+   of rounds, both EVs, the paired difference with its interval, its contribution to the total gap
+   and both mean initial stakes. It separates staking (the stake columns) from playing (the EVs
+   at equal stakes).
+2. **Costly decisions**: the model's strategy read off its play (:mod:`pontoon_tools.exploit`), each
+   decoded decision valued by the solver's exact action values (infinite deck): the chips per round
+   lost at each key where the model's move is not the solver's, largest first. Over an infinite
+   deck this is exact; on the table's finite pack the solver's move is not always the best one
+   (the first-card view shows where the pack matters), so read it as where to look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pontoon_env.game.rules import Rules, resolve_rules
+from pontoon_tools.evaluation import estimate, load_policy, play_match, write_json
+
+
+def by_first_card(model: str | Path, rules: Rules, banker: str, rounds: int, seed: int) -> list[dict[str, Any]]:
+    """The first view (module docstring): one row per first-card value 1 (ace) .. 10."""
+    from pontoon_env.batched.rng import deal_orders
+
+    table = load_policy(banker, rules, 1)
+    mine = play_match(rules, 1, [table, load_policy(str(model), rules, 1)], rounds, seed)
+    best = play_match(rules, 1, [table, load_policy("optimal", rules, 1)], rounds, seed)
+    first = np.concatenate([deal_orders(seed, start, min(4096, rounds - start), rules.decks)[:, 0]
+                            for start in range(0, rounds, 4096)])
+    value = np.minimum(first // 4 + 1, 10)
+    rows = []
+    for v in range(1, 11):
+        pick = value == v
+        diff = estimate(best.ev(1)[pick] - mine.ev(1)[pick])
+        rows.append({"first_card": v, "share": float(pick.mean()), "model_ev": float(mine.ev(1)[pick].mean()),
+                     "optimal_ev": float(best.ev(1)[pick].mean()), "gap": diff.mean, "gap_low": diff.low,
+                     "gap_high": diff.high, "contribution": diff.mean * float(pick.mean()),
+                     "model_stake": float(mine.initial[pick, 1].mean()), "optimal_stake": float(best.initial[pick, 1].mean())})
+    total = estimate(best.ev(1) - mine.ev(1))
+    rows.append({"first_card": "all", "share": 1.0, "model_ev": float(mine.ev(1).mean()),
+                 "optimal_ev": float(best.ev(1).mean()), "gap": total.mean, "gap_low": total.low, "gap_high": total.high,
+                 "contribution": total.mean, "model_stake": float(mine.initial[:, 1].mean()),
+                 "optimal_stake": float(best.initial[:, 1].mean())})
+    return rows
+
+
+def costly_decisions(model: str | Path, rules: Rules, banker: str, top: int = 15, steps: int = 48) -> dict[str, Any]:
+    """The second view (module docstring): the ``top`` keys by chips per round lost."""
+    from pontoon_env import solver
+    from pontoon_tools import exploit
+    from pontoon_tools.protocol import _action_table, _encoder, _load, read_model
+
+    _, loaded, config = _load(model, rules, 1)
+    decisions, _ = read_model(loaded, rules, 1, "player", {"banker": banker}, steps=steps)
+    layout = exploit.ObsLayout.of(_encoder(rules), rules)
+    kind, keys = exploit.player_keys(decisions.obs, layout, rules)
+    codes, _ = exploit._move_codes(_action_table(rules, config))
+    solution = solver.solve(rules, exploit.reference_rule(rules))
+    play = np.flatnonzero((kind == 1) & (codes[decisions.actions] >= 0))
+    moves: dict[tuple[int, ...], Counter[int]] = defaultdict(Counter)
+    for key, code in zip(map(tuple, keys[play].tolist()), codes[decisions.actions[play]].tolist()):
+        moves[key][code] += 1
+    rows = []
+    for key, counter in moves.items():
+        total, soft, n, twisted, stake, initial, last_buy, doubled, split, _, pair, hands, pending = key
+        state = solver.HandState(total, bool(soft), n, bool(twisted), stake, last_buy, bool(doubled), bool(split))
+        try:
+            values = solution.action_values(state, initial_stake=initial, pair_value=pair, hands=hands,
+                                            pending_pairs=pending)
+        except (KeyError, ValueError):
+            continue
+        best = max(values, key=values.get)
+        for code, count in counter.items():
+            move = exploit.MOVES[code]
+            move = "buy_max" if move == "buy_min" and move not in values else move
+            if move not in values or move == best:
+                continue
+            chips = (values[best] - values[move]) * initial
+            rows.append({"total": total, "soft": bool(soft), "cards": n, "twisted": bool(twisted), "stake": stake,
+                         "initial": initial, "last_buy": last_buy, "split_hand": bool(split), "pair": pair,
+                         "model": move, "optimal": best, "decisions": count, "chips_per_decision": chips,
+                         "chips_per_round": chips * count / max(decisions.rounds, 1)})
+    rows.sort(key=lambda r: -r["chips_per_round"])
+    return {"rounds_read": decisions.rounds, "total_chips_per_round": float(sum(r["chips_per_round"] for r in rows)),
+            "rows": rows[:top]}
+
+
+def format_tables(first: list[dict[str, Any]], costly: dict[str, Any]) -> str:
+    lines = ["| first card | share | model EV | optimal EV | optimal − model, 95% CI | share of the gap | stake model / optimal |",
+             "|---|---|---|---|---|---|---|"]
+    for r in first:
+        card = {1: "A", 10: "10-K"}.get(r["first_card"], str(r["first_card"]))
+        lines.append(f"| {card} | {r['share']:.3f} | {r['model_ev']:+.3f} | {r['optimal_ev']:+.3f} | {r['gap']:+.3f} "
+                     f"[{r['gap_low']:+.3f}, {r['gap_high']:+.3f}] | {r['contribution']:+.4f} | "
+                     f"{r['model_stake']:.1f} / {r['optimal_stake']:.1f} |")
+    lines += ["", f"Costly decisions (exact action values, infinite deck; {costly['rounds_read']:,} rounds read, "
+              f"{costly['total_chips_per_round']:.4f} chips per round in all):", "",
+              "| hand | cards | stake (initial) | last buy | model | optimal | decisions | chips lost / decision | chips / round |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for r in costly["rows"]:
+        hand = f"{'soft' if r['soft'] else 'hard'} {r['total']}" + (f" (pair of {r['pair']})" if r["pair"] else "") + \
+            (", twisted" if r["twisted"] else "") + (", split" if r["split_hand"] else "")
+        lines.append(f"| {hand} | {r['cards']} | {r['stake']} ({r['initial']}) | {r['last_buy']} | {r['model']} | "
+                     f"{r['optimal']} | {r['decisions']:,} | {r['chips_per_decision']:.3f} | {r['chips_per_round']:.4f} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pontoon_tools.diagnose", description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", help="a player checkpoint (.zip) or run directory")
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--banker", default="banker_threshold")
+    parser.add_argument("--rounds", type=int, default=300_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--out", default=None, help="write both views as JSON here")
+    args = parser.parse_args(argv)
+    model = Path(args.run) / "model.zip" if Path(args.run).is_dir() else Path(args.run)
+    rules = resolve_rules(args.rules)
+    first = by_first_card(model, rules, args.banker, args.rounds, args.seed)
+    costly = costly_decisions(model, rules, args.banker, args.top)
+    print(format_tables(first, costly))
+    if args.out:
+        write_json({"model": str(model), "rounds": args.rounds, "seed": args.seed, "by_first_card": first,
+                    "costly": costly}, Path(args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,664 @@
+"""A lean masked PPO for the native vector environment, in the style of CleanRL's single-file ``ppo.py``.
+
+Why a second PPO. Stable-Baselines3's ``MaskablePPO`` on the batched ``VecEnv`` tops out near
+16,000 steps/s on one core (``bench/training.py``): per step it builds a list of info dicts, asks
+for the masks through ``env_method`` (one array per table, stacked again), and copies the rollout
+through numpy buffers; per update it walks minibatches of a few hundred samples. This module keeps
+the whole rollout in preallocated torch tensors, talks to :class:`~pontoon_env.envs.vector.PontoonVectorEnv`
+directly (one masks array per step), and updates on large minibatches, so that the environment,
+not the learner, sets the pace.
+
+What it is. Generalised advantage estimation, the clipped surrogate objective, a value loss, an
+entropy bonus on the *masked* distribution (illegal ids have probability zero in sampling, in the
+loss and in the entropy), gradient-norm clipping, an optional linear decay of the learning rate and
+of the entropy coefficient. The network is Stable-Baselines3's own ``MaskableActorCriticPolicy``
+(the ``policy`` of a ``MaskablePPO`` model), trained in place: the model saves, loads and plays
+through ``agents.model.ModelPolicy`` exactly like one trained by ``MaskablePPO.learn``.
+
+Rewards and advantages (what the ablation in docs/training.md varies):
+
+* ``reward_scale="return_std"`` divides rewards by a running standard deviation of the episode
+  return (as ``VecNormalize(norm_reward=True)`` does); ``"none"`` trains on chips.
+* ``stake_advantage=True`` multiplies the advantage of every decision taken *after* the initial
+  stake by ``max_stake / initial stake`` (read from the observation): a hand staked at 1 chip then
+  teaches the play of the hand as much as one staked at 10. The play of a hand is stake-invariant
+  in these rules (buys are priced in units of the initial stake), so this is a positive per-state
+  reweighting of the policy gradient, which leaves the optimum where it is; without it the play is
+  learnt mostly from the rare high-stake rounds while the policy still stakes low.
+* ``norm_adv`` normalises the advantages of each minibatch (zero mean, unit variance).
+
+Autoreset is ``SAME_STEP`` (the vector env starts the next episode in the step that ends one), so a
+terminated step bootstraps from nothing and a truncated one from the value of ``info["final_obs"]``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Collector", "LeanPPO", "PPOConfig", "ProcessCollector", "Rollout", "policy_forward", "PontoonFeatures", "feature_spec", "masked_logits", "random_play"]
+
+NEG = -1e8
+"""Logit given to illegal ids: finite, so that ``p * log p`` is an exact zero rather than NaN."""
+
+
+@dataclass
+class PPOConfig:
+    """The knobs of :class:`LeanPPO` (``pontoon_tools.training.lean_config`` fills them from a run's settings)."""
+
+    n_steps: int = 16
+    batch_size: int = 16_384
+    n_epochs: int = 4
+    learning_rate: float = 1e-3
+    learning_rate_final: float | None = None
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.1
+    ent_coef_final: float = 0.0
+    ent_decay: float = 1.0
+    """Share of training over which the entropy coefficient falls linearly to ``ent_coef_final``."""
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    norm_adv: bool = True
+    reward_scale: str = "return_std"
+    stake_advantage: bool = False
+    seed: int = 0
+
+
+def masked_logits(logits: Any, mask: Any) -> Any:
+    """``logits`` with every illegal id set to :data:`NEG` (probability exactly zero after softmax)."""
+    return logits.masked_fill(~mask, NEG)
+
+
+class RunningReturnScale:
+    """A running variance of the discounted return per table, as SB3's ``VecNormalize`` keeps for
+    rewards: rewards are divided by ``sqrt(var + eps)``. ``gamma = 1`` would let the return of a
+    multi-round session grow without bound, so the return is tracked with ``min(gamma, 0.999)``."""
+
+    def __init__(self, num_envs: int, gamma: float, epsilon: float = 1e-8) -> None:
+        self.gamma = min(gamma, 0.999)
+        self.returns = np.zeros(num_envs, dtype=np.float64)
+        self.mean, self.var, self.count = 0.0, 1.0, 1e-4
+        self.epsilon = epsilon
+
+    def update(self, rewards: np.ndarray, dones: np.ndarray) -> None:
+        self.returns = self.returns * self.gamma + rewards
+        batch_mean, batch_var, n = float(self.returns.mean()), float(self.returns.var()), self.returns.size
+        delta, total = batch_mean - self.mean, self.count + n
+        m2 = self.var * self.count + batch_var * n + delta**2 * self.count * n / total
+        self.mean, self.var, self.count = self.mean + delta * n / total, m2 / total, total
+        self.returns[dones] = 0.0
+
+    @property
+    def scale(self) -> float:
+        return math.sqrt(self.var + self.epsilon)
+
+    def state(self) -> dict[str, float]:
+        return {"mean": self.mean, "var": self.var, "count": self.count}
+
+    def load(self, state: dict[str, float]) -> None:
+        self.mean, self.var, self.count = float(state["mean"]), float(state["var"]), float(state["count"])
+
+
+def policy_forward(policy: Any, obs: Any) -> tuple[Any, Any]:
+    """Logits (unmasked) and values of a batch of observations, through an SB3 actor-critic policy's modules."""
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs, policy.features_extractor))
+    else:
+        pi_features, vf_features = policy.extract_features(obs)
+        latent_pi = policy.mlp_extractor.forward_actor(pi_features)
+        latent_vf = policy.mlp_extractor.forward_critic(vf_features)
+    return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(-1)
+
+
+class Rollout:
+    """One rollout's tensors ``[n_steps, num_envs, ...]`` (shared memory when a sampler process fills them)."""
+
+    def __init__(self, n_steps: int, num_envs: int, obs_size: int, n_actions: int, shared: bool = False) -> None:
+        import torch
+
+        T, N = n_steps, num_envs
+        self.obs = torch.zeros((T, N, obs_size), dtype=torch.float32)
+        self.masks = torch.zeros((T, N, n_actions), dtype=torch.bool)
+        self.actions = torch.zeros((T, N), dtype=torch.int64)
+        self.logp = torch.zeros((T, N), dtype=torch.float32)
+        self.values = torch.zeros((T, N), dtype=torch.float32)
+        self.rewards = torch.zeros((T, N), dtype=torch.float32)
+        self.dones = torch.zeros((T, N), dtype=torch.float32)
+        self.boot = torch.zeros((T, N), dtype=torch.float32)
+        """The value of ``final_obs`` where an episode was truncated (bootstrapped), else 0."""
+        self.last_value = torch.zeros(N, dtype=torch.float32)
+        if shared:
+            for tensor in self.tensors():
+                tensor.share_memory_()
+
+    def tensors(self) -> list[Any]:
+        return [self.obs, self.masks, self.actions, self.logp, self.values, self.rewards, self.dones, self.boot,
+                self.last_value]
+
+
+class Collector:
+    """Plays the policy at every table of a vector env into a :class:`Rollout` (in this process, or
+    inside a sampler process: :class:`ProcessCollector`)."""
+
+    def __init__(self, venv: Any, policy: Any, config: PPOConfig) -> None:
+        import torch
+
+        self.torch = torch
+        self.venv = venv
+        self.policy = policy
+        self.config = config
+        self.num_envs = int(venv.num_envs)
+        self.scaler = RunningReturnScale(self.num_envs, config.gamma) if config.reward_scale == "return_std" else None
+        self.generator = torch.Generator().manual_seed(config.seed)
+        self.obs: np.ndarray | None = None
+        self.running = np.zeros(self.num_envs, dtype=np.float64)
+        self.episode_returns: list[float] = []
+        self.seconds = 0.0
+
+    def collect(self, rollout: Rollout) -> None:
+        """One rollout of ``n_steps`` steps at every table."""
+        torch = self.torch
+        started = time.perf_counter()
+        if self.obs is None:
+            self.obs, _ = self.venv.reset(seed=self.config.seed)
+        obs = self.obs
+        rollout.boot.zero_()
+        self.policy.set_training_mode(False)
+        for t in range(self.config.n_steps):
+            mask = self.venv.action_masks()
+            obs_t = torch.from_numpy(obs)
+            mask_t = torch.from_numpy(mask)
+            with torch.no_grad():
+                logits, value = policy_forward(self.policy, obs_t)
+                logp_all = torch.log_softmax(masked_logits(logits, mask_t), dim=-1)
+                # Gumbel-max sampling: argmax(log p + Gumbel noise) draws from p; illegal ids never win.
+                noise = -torch.log(-torch.log(torch.rand(logits.shape, generator=self.generator).clamp_(1e-12, 1.0)))
+                action = torch.argmax(logp_all + noise, dim=-1)
+                logp = logp_all.gather(1, action.unsqueeze(1)).squeeze(1)
+            rollout.obs[t].copy_(obs_t)
+            rollout.masks[t].copy_(mask_t)
+            rollout.actions[t] = action
+            rollout.logp[t] = logp
+            rollout.values[t] = value
+            obs, reward, terminated, truncated, info = self.venv.step(action.numpy())
+            done = terminated | truncated
+            self.running += reward
+            if done.any():
+                self.episode_returns.extend(self.running[done].tolist())
+                self.running[done] = 0.0
+            if self.scaler is not None:
+                self.scaler.update(reward, done)
+                reward = reward / self.scaler.scale
+            rollout.rewards[t] = torch.from_numpy(np.asarray(reward, dtype=np.float32))
+            rollout.dones[t] = torch.from_numpy(done.astype(np.float32))
+            cut = truncated & ~terminated
+            if cut.any():
+                final = torch.from_numpy(np.asarray(np.stack(info["final_obs"][cut]), dtype=np.float32))
+                with torch.no_grad():
+                    rollout.boot[t, torch.from_numpy(np.flatnonzero(cut))] = policy_forward(self.policy, final)[1]
+        self.obs = obs
+        with torch.no_grad():
+            rollout.last_value.copy_(policy_forward(self.policy, torch.from_numpy(obs))[1])
+        self.seconds += time.perf_counter() - started
+
+    def take_returns(self) -> list[float]:
+        returns, self.episode_returns = self.episode_returns, []
+        return returns
+
+
+def _sampler_main(conn: Any, env_kwargs: dict[str, Any], num_envs: int, policy_blob: bytes, config: PPOConfig,
+                  rollouts: list[Rollout], threads: int) -> None:
+    """The sampler process: build the env and a copy of the policy, then collect on request."""
+    import io
+
+    import torch
+
+    from pontoon_env.envs.vector import make_vector_env
+
+    torch.set_num_threads(max(1, threads))
+    venv = make_vector_env(num_envs=num_envs, **env_kwargs)
+    policy = torch.load(io.BytesIO(policy_blob), weights_only=False)
+    collector = Collector(venv, policy, config)
+    params = list(policy.parameters())
+    try:
+        while True:
+            message = conn.recv()
+            if message[0] == "close":
+                break
+            if message[0] == "scaler":
+                if collector.scaler is not None:
+                    collector.scaler.load(message[1])
+                conn.send(("ok",))
+                continue
+            _, slot, weights = message
+            torch.nn.utils.vector_to_parameters(weights, params)
+            collector.collect(rollouts[slot])
+            conn.send(("done", collector.take_returns(),
+                       collector.scaler.state() if collector.scaler is not None else None, collector.seconds))
+    except (EOFError, KeyboardInterrupt):  # the learner went away
+        pass
+    finally:
+        venv.close()
+
+
+class ProcessCollector:
+    """A :class:`Collector` in a sampler process (spawned), filling shared :class:`Rollout` slots
+    while the learner updates on the previous one (one update of policy lag, which PPO's ratio
+    clipping absorbs). Its environment and policy copy are built from ``env_kwargs`` and the policy."""
+
+    def __init__(self, env_kwargs: dict[str, Any], num_envs: int, policy: Any, config: PPOConfig, obs_size: int,
+                 n_actions: int, threads: int = 1) -> None:
+        import io
+
+        import torch
+        import torch.multiprocessing as mp
+
+        self.torch = torch
+        self.rollouts = [Rollout(config.n_steps, num_envs, obs_size, n_actions, shared=True) for _ in range(2)]
+        blob = io.BytesIO()
+        torch.save(policy, blob)
+        context = mp.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_sampler_main, daemon=True,
+                                       args=(child, env_kwargs, num_envs, blob.getvalue(), config, self.rollouts, threads))
+        self.process.start()
+        child.close()
+        self.params = list(policy.parameters())
+        self.pending: int | None = None
+        self.scaler_state: dict[str, float] | None = None
+        self.seconds = 0.0
+        self.returns: list[float] = []
+
+    def load_scaler(self, state: dict[str, float]) -> None:
+        self.conn.send(("scaler", state))
+        self._receive()
+
+    def start(self, slot: int) -> None:
+        """Begin collecting into ``slot`` with the learner's current weights."""
+        weights = self.torch.nn.utils.parameters_to_vector(self.params).detach().clone()
+        self.conn.send(("collect", slot, weights))
+        self.pending = slot
+
+    def wait(self) -> Rollout:
+        """The rollout being collected, once it is complete."""
+        assert self.pending is not None, "start a collection first"
+        message = self._receive()
+        _, returns, scaler, seconds = message
+        self.returns.extend(returns)
+        self.scaler_state, self.seconds = scaler, seconds
+        slot, self.pending = self.pending, None
+        return self.rollouts[slot]
+
+    def _receive(self) -> Any:
+        if not self.conn.poll(600):
+            raise RuntimeError("the sampler process sent nothing for 10 minutes")
+        try:
+            return self.conn.recv()
+        except EOFError as error:
+            raise RuntimeError(f"the sampler process died (exit code {self.process.exitcode})") from error
+
+    def close(self) -> None:
+        try:
+            self.conn.send(("close",))
+        except (BrokenPipeError, OSError):
+            pass
+        self.process.join(timeout=30)
+        if self.process.is_alive():
+            self.process.terminate()
+
+
+class LeanPPO:
+    """Masked PPO over a vector env (see the module docstring).
+
+    Args:
+        venv: the vector environment (``num_envs`` tables; the native one, or the reference engine
+            behind the same API); ``None`` with ``sampler="process"``, whose process builds its own.
+        model: a ``MaskablePPO`` model whose ``policy`` is trained in place (its ``num_timesteps``
+            is advanced, so ``model.save`` records the steps taken).
+        config: the algorithm's settings.
+        stake_index: the observation index of the learner's first hand's initial stake (divided
+            by ``max_stake``); needed only with ``config.stake_advantage``.
+        stake_decision: ids of the initial-stake actions (a decision whose mask allows one of
+            them is a staking decision; its advantage is never rescaled).
+        threads: torch CPU threads of the learner.
+        sampler: ``"inline"`` (collect, then update, in this process) or ``"process"`` (a sampler
+            process collects the next rollout while this one updates: two cores busy).
+        env_kwargs, num_envs, spaces: with ``sampler="process"``, how the sampler builds its env,
+            and the single observation / action spaces (``(obs_size, n_actions)``).
+    """
+
+    def __init__(self, venv: Any, model: Any, config: PPOConfig, *, stake_index: int | None = None,
+                 stake_decision: np.ndarray | None = None, threads: int = 1, sampler: str = "inline",
+                 env_kwargs: dict[str, Any] | None = None, num_envs: int | None = None,
+                 spaces: tuple[int, int] | None = None) -> None:
+        import torch
+
+        if config.reward_scale not in ("return_std", "none"):
+            raise ValueError(f"reward_scale: expected 'return_std' or 'none', got {config.reward_scale!r}")
+        if sampler not in ("inline", "process"):
+            raise ValueError(f"sampler: expected 'inline' or 'process', got {sampler!r}")
+        if config.stake_advantage and stake_index is None:
+            raise ValueError("stake_advantage: expected the observation index of the initial stake (stake_index), got None")
+        self.torch = torch
+        torch.set_num_threads(max(1, threads))
+        self.model = model
+        self.policy = model.policy
+        self.config = config
+        self.sampler = sampler
+        if sampler == "inline":
+            self.num_envs = int(venv.num_envs)
+            self.obs_size = int(np.prod(venv.single_observation_space.shape))
+            self.n_actions = int(venv.single_action_space.n)
+            self.collector: Collector | None = Collector(venv, self.policy, config)
+            self.process: ProcessCollector | None = None
+            self.rollout = Rollout(config.n_steps, self.num_envs, self.obs_size, self.n_actions)
+        else:
+            if env_kwargs is None or num_envs is None or spaces is None:
+                raise ValueError("sampler='process': expected env_kwargs, num_envs and spaces")
+            self.num_envs, (self.obs_size, self.n_actions) = int(num_envs), spaces
+            self.collector = None
+            self.process = ProcessCollector(env_kwargs, self.num_envs, self.policy, config, self.obs_size,
+                                            self.n_actions, threads=1)
+        self.stake_index = stake_index
+        self.stake_ids = torch.as_tensor(np.asarray(stake_decision if stake_decision is not None else [], dtype=np.int64))
+        # The policy's own Adam (eps 1e-5, as SB3's PPO makes it): saved and restored with the model.
+        self.optimizer = self.policy.optimizer
+        self.generator = torch.Generator().manual_seed(config.seed + 1)
+        self.stats: dict[str, float] = {}
+        self.episode_returns: list[float] = []
+        self.timings = {"rollout_s": 0.0, "update_s": 0.0, "wait_s": 0.0}
+        self.ent_coef = config.ent_coef
+
+    # ------------------------------------------------------------------ the reward scale
+
+    def scaler_state(self) -> dict[str, float] | None:
+        """The running return scale (to save beside the model), or ``None`` without one."""
+        if self.collector is not None:
+            return self.collector.scaler.state() if self.collector.scaler is not None else None
+        assert self.process is not None
+        return self.process.scaler_state
+
+    def load_scaler(self, state: dict[str, float]) -> None:
+        """Continue a saved return scale (a resumed run)."""
+        if self.config.reward_scale != "return_std":
+            return
+        if self.collector is not None and self.collector.scaler is not None:
+            self.collector.scaler.load(state)
+        elif self.process is not None:
+            self.process.load_scaler(state)
+            self.process.scaler_state = dict(state)
+
+    @property
+    def reward_scale(self) -> float:
+        state = self.scaler_state()
+        return math.sqrt(state["var"] + 1e-8) if state else 1.0
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+
+    # ------------------------------------------------------------------ network
+
+    def forward(self, obs: Any) -> tuple[Any, Any]:
+        """Logits (unmasked) and values of a batch of observations."""
+        return policy_forward(self.policy, obs)
+
+    # ------------------------------------------------------------------ schedules
+
+    def _apply_schedules(self, fraction: float) -> None:
+        c = self.config
+        decayed = min(fraction / max(c.ent_decay, 1e-9), 1.0)
+        self.ent_coef = c.ent_coef + decayed * (c.ent_coef_final - c.ent_coef)
+        lr = c.learning_rate if c.learning_rate_final is None else \
+            c.learning_rate + fraction * (c.learning_rate_final - c.learning_rate)
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        self.stats["ent_coef"] = self.ent_coef
+        self.stats["learning_rate"] = lr
+
+    # ------------------------------------------------------------------ advantages and the update
+
+    def advantages(self, rollout: Rollout) -> tuple[Any, Any]:
+        """GAE advantages and the value targets (returns) of ``rollout``."""
+        torch = self.torch
+        c = self.config
+        T = c.n_steps
+        adv = torch.zeros_like(rollout.rewards)
+        last = torch.zeros(self.num_envs)
+        for t in reversed(range(T)):
+            next_value = rollout.last_value if t == T - 1 else rollout.values[t + 1]
+            alive = 1.0 - rollout.dones[t]
+            delta = rollout.rewards[t] + c.gamma * (next_value * alive + rollout.boot[t]) - rollout.values[t]
+            last = delta + c.gamma * c.gae_lambda * alive * last
+            adv[t] = last
+        returns = adv + rollout.values
+        if c.stake_advantage:
+            initial = rollout.obs[..., self.stake_index]
+            staking = rollout.masks[..., self.stake_ids].any(-1) if self.stake_ids.numel() else \
+                torch.zeros_like(initial, dtype=torch.bool)
+            weight = torch.where(staking | (initial <= 0), torch.ones_like(initial), 1.0 / initial.clamp(min=1e-6))
+            adv = adv * weight
+        return adv, returns
+
+    def update(self, rollout: Rollout) -> None:
+        """PPO epochs over ``rollout``."""
+        torch = self.torch
+        c = self.config
+        started = time.perf_counter()
+        adv, returns = self.advantages(rollout)
+        B = c.n_steps * self.num_envs
+        obs = rollout.obs.reshape(B, self.obs_size)
+        masks = rollout.masks.reshape(B, self.n_actions)
+        actions = rollout.actions.reshape(B)
+        old_logp = rollout.logp.reshape(B)
+        adv = adv.reshape(B)
+        returns = returns.reshape(B)
+        self.policy.set_training_mode(True)
+        mb = min(c.batch_size, B)
+        clip_fracs, approx_kls, pg_losses, v_losses, entropies = [], [], [], [], []
+        for _ in range(c.n_epochs):
+            order = torch.randperm(B, generator=self.generator)
+            for start in range(0, B, mb):
+                idx = order[start:start + mb]
+                logits, value = self.forward(obs[idx])
+                logp_all = torch.log_softmax(masked_logits(logits, masks[idx]), dim=-1)
+                new_logp = logp_all.gather(1, actions[idx].unsqueeze(1)).squeeze(1)
+                entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+                log_ratio = new_logp - old_logp[idx]
+                ratio = log_ratio.exp()
+                a = adv[idx]
+                if c.norm_adv and a.numel() > 1:
+                    a = (a - a.mean()) / (a.std() + 1e-8)
+                pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - c.clip_range, 1 + c.clip_range)).mean()
+                v_loss = 0.5 * ((value - returns[idx]) ** 2).mean()
+                loss = pg_loss - self.ent_coef * entropy + c.vf_coef * v_loss
+                self.optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.policy.parameters(), c.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    clip_fracs.append(float(((ratio - 1).abs() > c.clip_range).float().mean()))
+                    approx_kls.append(float(((ratio - 1) - log_ratio).mean()))
+                    pg_losses.append(float(pg_loss.detach()))
+                    v_losses.append(float(v_loss.detach()))
+                    entropies.append(float(entropy.detach()))
+        self.policy.set_training_mode(False)
+        values = rollout.values.reshape(B)
+        explained = 1.0 - float(torch.var(returns - values)) / max(float(torch.var(returns)), 1e-12)
+        self.stats.update({
+            "policy_loss": float(np.mean(pg_losses)), "value_loss": float(np.mean(v_losses)),
+            "entropy": float(np.mean(entropies)), "clip_fraction": float(np.mean(clip_fracs)),
+            "approx_kl": float(np.mean(approx_kls)), "explained_variance": explained,
+            "reward_scale": self.reward_scale,
+        })
+        self.timings["update_s"] += time.perf_counter() - started
+
+    # ------------------------------------------------------------------ the loop
+
+    def learn(self, total_timesteps: int, *, start_steps: int = 0,
+              callback: Callable[[LeanPPO, int], bool | None] | None = None) -> int:
+        """Collect and update until ``total_timesteps`` more steps are taken (whole rollouts);
+        ``callback(self, steps)`` runs after every update (return ``False`` to stop). Returns the
+        step count reached (``start_steps`` plus the steps taken), also stored in ``model.num_timesteps``.
+        The schedules (entropy, learning rate) run over these ``total_timesteps``."""
+        chunk = self.config.n_steps * self.num_envs
+        iterations = max(1, math.ceil(total_timesteps / chunk))
+        steps = start_steps
+        if self.process is not None:
+            slot = 0
+            waited = time.perf_counter()
+            self.process.start(slot)
+            rollout = self.process.wait()
+            self.timings["wait_s"] += time.perf_counter() - waited
+        for iteration in range(iterations):
+            self._apply_schedules(iteration / iterations)
+            if self.collector is not None:
+                self.collector.collect(self.rollout)
+                rollout = self.rollout
+                self.timings["rollout_s"] = self.collector.seconds
+                self.episode_returns.extend(self.collector.take_returns())
+            else:
+                assert self.process is not None
+                if iteration + 1 < iterations:
+                    slot = 1 - slot
+                    self.process.start(slot)  # the next rollout, with the weights before this update
+            self.update(rollout)
+            steps += chunk
+            self.model.num_timesteps = steps
+            if self.process is not None and iteration + 1 < iterations:
+                waited = time.perf_counter()
+                rollout = self.process.wait()
+                self.timings["wait_s"] += time.perf_counter() - waited
+                self.timings["rollout_s"] = self.process.seconds
+                self.episode_returns.extend(self.process.returns)
+                self.process.returns = []
+            if callback is not None and callback(self, steps) is False:
+                break
+        if self.process is not None and self.process.pending is not None:
+            self.process.wait()
+        return steps
+
+
+# --------------------------------------------------------------------------------------------------
+# Observation features
+# --------------------------------------------------------------------------------------------------
+
+
+def feature_spec(encoder: Any) -> dict[str, int]:
+    """Where the learner's own hands sit in an observation of ``encoder``'s layout
+    (:class:`~pontoon_env.encoding.ObservationEncoder`): the ``own`` block's start, stride and
+    repeats, and the offsets of the fields :class:`PontoonFeatures` reads."""
+    block = next(b for b in encoder.blocks if b.name == "own")
+    offsets = {f.name: f.offset for f in block.fields}
+    return {"own_start": block.start, "own_stride": block.stride, "own_count": block.count,
+            "active": offsets["active"], "total": offsets["total"], "num_cards": offsets["num_cards"],
+            "buys": offsets["buys"], "phase_start": 0, "phase_size": next(
+                f.size for f in encoder.blocks[0].fields if f.name == "phase")}
+
+
+def random_play(venv: Any, steps: int = 64, seed: int = 0) -> tuple[np.ndarray, list[int]]:
+    """Observations of uniformly random legal play for ``steps`` steps at every table of ``venv``
+    (resetting it), and the columns that vary in them.
+
+    Columns that never move (the banker's hidden hand as a player sees it, the seat slots of a
+    one-player table, Shoot fields outside Shoot) carry nothing for the network: dropping them
+    (``--features keep``) is lossless for what was seen and halves the first layer. The samples
+    also set the inputs' standardisation (``--features std``)."""
+    rng = np.random.default_rng(seed)
+    obs, _ = venv.reset(seed=seed)
+    samples = [obs]
+    for _ in range(steps):
+        masks = venv.action_masks()
+        obs, *_ = venv.step((rng.random(masks.shape) * masks).argmax(1))
+        samples.append(obs)
+    stacked = np.concatenate(samples)
+    return stacked, [int(i) for i in np.flatnonzero(stacked.max(0) > stacked.min(0))]
+
+
+def _features_base() -> Any:
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    return BaseFeaturesExtractor
+
+
+class PontoonFeatures(_features_base()):  # type: ignore[misc]
+    """The observation as the network sees it (saved inside the model, so it plays anywhere).
+
+    * ``keep``: the observation columns used (``None``: all); see :func:`random_play`.
+    * ``active_onehot``: append the hand being played, read through the ``active`` flags of the
+      own-hand block: its total (0..31) and card count (0..5) one-hot, its buys (0..3) one-hot. The
+      encoder gives a total as ``total / 21``; thresholds such as "stick on 15, not 14" are then a
+      single table lookup instead of a fine cut of one scaled input.
+    * ``standardize``: subtract a mean and divide by a standard deviation per input (buffers, set by
+      :meth:`fit` from sample observations).
+    * ``trunk``: hidden layers (tanh) shared by the actor and the critic.
+    """
+
+    def __init__(self, observation_space: Any, keep: list[int] | None = None, active_onehot: bool = False,
+                 spec: dict[str, int] | None = None, standardize: bool = False, trunk: list[int] | None = None) -> None:
+        import torch
+        from torch import nn
+
+        size = int(np.prod(observation_space.shape))
+        keep_list = list(range(size)) if keep is None else [int(i) for i in keep]
+        if any(not 0 <= i < size for i in keep_list):
+            raise ValueError(f"keep: expected column indices in 0..{size - 1}, got {keep_list}")
+        if active_onehot and not spec:
+            raise ValueError("active_onehot: expected the own-hand layout (spec from feature_spec), got none")
+        width = len(keep_list) + (32 + 6 + 4 if active_onehot else 0)
+        trunk = list(trunk or [])
+        super().__init__(observation_space, trunk[-1] if trunk else width)
+        self.register_buffer("keep", torch.as_tensor(keep_list, dtype=torch.int64))
+        self.register_buffer("mean", torch.zeros(width))
+        self.register_buffer("std", torch.ones(width))
+        self.active_onehot = bool(active_onehot)
+        self.standardize = bool(standardize)
+        self.spec = dict(spec or {})
+        layers: list[Any] = []
+        previous = width
+        for hidden in trunk:
+            layers += [nn.Linear(previous, hidden), nn.Tanh()]
+            previous = hidden
+        self.trunk = nn.Sequential(*layers)
+
+    def raw(self, obs: Any) -> Any:
+        """The inputs before standardisation and the trunk."""
+        import torch
+
+        x = obs.index_select(-1, self.keep)
+        if self.active_onehot:
+            s = self.spec
+            own = obs[..., s["own_start"]:s["own_start"] + s["own_count"] * s["own_stride"]]
+            own = own.reshape(*obs.shape[:-1], s["own_count"], s["own_stride"])
+            active = own[..., s["active"]:s["active"] + 1]
+            hand = (own * active).sum(-2)  # the fields of the hand being played (zeros if none)
+            total = torch.round(hand[..., s["total"]] * 21).clamp(0, 31).long()
+            cards = torch.round(hand[..., s["num_cards"]] * 5).clamp(0, 5).long()
+            buys = torch.round(hand[..., s["buys"]] * 3).clamp(0, 3).long()
+            x = torch.cat([x, torch.nn.functional.one_hot(total, 32).float(),
+                           torch.nn.functional.one_hot(cards, 6).float(),
+                           torch.nn.functional.one_hot(buys, 4).float()], dim=-1)
+        return x
+
+    def fit(self, obs: np.ndarray) -> None:
+        """Set the standardisation from sample observations (a column that never moves keeps std 1)."""
+        import torch
+
+        with torch.no_grad():
+            x = self.raw(torch.as_tensor(obs, dtype=torch.float32))
+            std = x.std(0)
+            self.mean.copy_(x.mean(0))
+            self.std.copy_(torch.where(std > 1e-6, std, torch.ones_like(std)))
+
+    def forward(self, obs: Any) -> Any:
+        x = self.raw(obs)
+        if self.standardize:
+            x = (x - self.mean) / self.std
+        return self.trunk(x)

@@ -1,0 +1,354 @@
+"""The measurement protocol of trained players and bankers: paired against the exact optimum on the
+same deals, exploitability by the exact solver, every number with its interval.
+
+``python -m pontoon_tools.protocol player RUN [--rules R] [--rounds N]`` and ``... banker RUN`` print
+and save one protocol as JSON; :mod:`pontoon_tools.ablation` and ``scripts/main_job.sh`` call the same
+functions, so every table is made by one code path.
+
+Player protocol (:func:`player_protocol`): the model and the solver's optimal policy (``optimal``)
+play the same ``rounds`` fresh-pack deals in the learner's seat against a fixed banker (the batched
+evaluator: same pack orders, same seat streams), and the paired difference *optimal − model* per
+round is the **gap**, with its normal 95% interval (rounds are independent). Beside it, from the
+exact solver over an infinite deck: the optimum's EV, the EV of the model's strategy read off its
+play (:mod:`pontoon_tools.exploit`), and how much the banker's exact best response takes from it.
+
+Banker protocol (:func:`banker_protocol`): the model and each scripted banker play the same deals
+against the same fixed players; paired differences *model − scripted*; at one player seat also the
+banker's exact best response to that player (``banker_best_response:player=...``) and, from the
+solver, the player's exact best response to the model's drawing rule read off its play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pontoon_env.game.rules import Rules, resolve_rules
+from pontoon_tools.evaluation import estimate, load_policy, play_match, write_json
+
+__all__ = ["banker_protocol", "paired", "player_protocol", "read_model"]
+
+CACHE = Path("results/cache")
+"""Per-round results of the scripted references (the same for every model measured on the same deals)."""
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
+    """Mean of ``a - b`` per round with its 95% interval and half-width."""
+    diff = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    e = estimate(diff)
+    return {"mean": e.mean, "low": e.low, "high": e.high, "half_width": (e.high - e.low) / 2,
+            "differ": float((diff != 0).mean())}
+
+
+def _ev(a: np.ndarray) -> dict[str, float]:
+    e = estimate(np.asarray(a, dtype=np.float64))
+    return {"mean": e.mean, "low": e.low, "high": e.high}
+
+
+def _cached_match(rules: Rules, num_players: int, specs: Sequence[str], rounds: int, seed: int,
+                  cache: Path | None) -> Any:
+    """``play_match`` of scripted specs, its per-round arrays cached on disk by their inputs."""
+    from pontoon_tools.evaluation import MatchResult  # noqa: F401  (the type play_match returns)
+
+    policies = [load_policy(spec, rules, num_players) for spec in specs]
+    if cache is None:
+        return play_match(rules, num_players, policies, rounds, seed)
+    from pontoon_tools.evaluation import rules_dict
+
+    key = json.dumps({"rules": rules_dict(rules), "players": num_players, "specs": list(specs), "rounds": rounds,
+                      "seed": seed}, sort_keys=True, default=str)
+    path = cache / (hashlib.sha1(key.encode()).hexdigest()[:16] + ".npz")
+    if path.is_file():
+        data = np.load(path)
+        return _Arrays(data["net"], data["staked"])
+    result = play_match(rules, num_players, policies, rounds, seed)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, net=result.net, staked=result.staked)
+    return _Arrays(result.net, result.staked)
+
+
+class _Arrays:
+    """The two arrays of a match the protocols read (a cached match has no more)."""
+
+    def __init__(self, net: np.ndarray, staked: np.ndarray) -> None:
+        self.net, self.staked = net, staked
+
+    def ev(self, seat: int) -> np.ndarray:
+        return self.net[:, seat]
+
+
+def read_model(model: Any, rules: Rules, num_players: int, role: str, opponents: dict[str, str],
+               steps: int = 48, tables: int = 4096, seed: int = 0) -> Any:
+    """The model's decisions over ``steps`` steps of ``tables`` tables (for :mod:`pontoon_tools.exploit`):
+    one fresh pack per round, as the evaluation deals, unless an opponent is a checkpoint (a model
+    plays only at the rules it was trained for, whose pack carries over)."""
+    from pontoon_env.envs.vector import make_vector_env
+    from pontoon_tools import exploit
+
+    checkpoint = any(str(spec).endswith(".zip") for spec in opponents.values())
+    table_rules = rules if checkpoint else rules.replace(pack="fresh_each_round")
+    venv = make_vector_env(num_envs=tables, rules=table_rules, num_players=num_players,
+                           role=role, learner_seat=1 if role == "player" else None, opponents=opponents,
+                           action_levels=_levels(model))
+    try:
+        return exploit.collect_decisions(venv, exploit.model_act_batch(model), steps, seed=seed), venv
+    finally:
+        venv.close()
+
+
+def _read_tables(rounds: int) -> int:
+    """Tables the strategy is read at: 4,096 (about 80,000 rounds in 48 steps) for a full
+    measurement, fewer for a quick one."""
+    return 4096 if rounds >= 50_000 else 256
+
+
+def _levels(model: Any) -> Any:
+    return getattr(model, "_pontoon_levels", None)
+
+
+def _load(path: str | Path, rules: Rules, num_players: int) -> tuple[Any, Any, dict[str, Any]]:
+    from agents.checkpoint import action_levels, read_config
+    from agents.model import ModelPolicy
+
+    _, config = read_config(path)
+    policy = ModelPolicy(str(path), rules, num_players)
+    policy.model._pontoon_levels = action_levels(config)
+    return policy, policy.model, config
+
+
+def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str | None = None, *,
+                    rounds: int = 200_000, seed: int = 1, read_steps: int = 48, baselines: Sequence[str] = (),
+                    cache: Path | None = CACHE) -> dict[str, Any]:
+    """The player protocol (module docstring) for the checkpoint at ``path``, one player seat;
+    ``baselines`` (player specs) are played on the same deals too, each with the paired difference
+    *model − baseline* (``versus``)."""
+    from pontoon_env import solver
+    from pontoon_tools import exploit
+    from pontoon_tools.evaluation import banker_rule_for
+
+    rules = resolve_rules(rules)
+    banker = banker or ("casino_dealer" if rules.dealer_rule == "hit_soft_17" else "banker_threshold")
+    started = time.perf_counter()
+    policy, model, config = _load(path, rules, 1)
+    banker_policy = load_policy(banker, rules, 1)
+    played = play_match(rules, 1, [banker_policy, policy], rounds, seed)
+    model_s = time.perf_counter() - started
+    optimal = _cached_match(rules, 1, [banker, "optimal"], rounds, seed, cache)
+    gap = paired(optimal.ev(1), played.ev(1))
+    rule = banker_rule_for(banker, rules)
+    exact_optimum = solver.solve(rules, rule).ev_stake_choice / rules.min_stake
+    decisions, venv = read_model(model, rules, 1, "player", {"banker": banker}, steps=read_steps,
+                                 tables=_read_tables(rounds), seed=seed)
+    table = exploit.read_player(decisions, venv.single.encoder if hasattr(venv, "single") else
+                                venv.envs[0].unwrapped.encoder, _action_table(rules, config), rules)
+    exact = exploit.player_gap(rules, table, rule)
+    exploit_row = exploit.player_exploitability(rules, table, rule)
+    exploit_row.pop("response", None)
+    versus = {}
+    for name in baselines:
+        other = _cached_match(rules, 1, [banker, name], rounds, seed, cache)
+        versus[name] = {"ev": _ev(other.ev(1)), "model_minus": paired(played.ev(1), other.ev(1)),
+                        "mean_stake": float(other.staked[:, 1].mean())}
+    versus["optimal"] = {"ev": _ev(optimal.ev(1)), "model_minus": paired(played.ev(1), optimal.ev(1)),
+                         "mean_stake": float(optimal.staked[:, 1].mean())}
+    return {
+        "rules": rules.preset, "banker": banker, "rounds": rounds, "seed": seed, "model": str(path),
+        "model_ev": _ev(played.ev(1)), "optimal_ev": _ev(optimal.ev(1)), "versus": versus,
+        "gap": gap, "gap_ok": bool(gap["mean"] <= 0.03 and gap["half_width"] <= 0.02),
+        "mean_stake": {"model": float(played.staked[:, 1].mean()), "optimal": float(optimal.staked[:, 1].mean())},
+        "exact": {"optimal_ev": exact_optimum, "read_ev": exact["player_ev"], "read_gap": exact["gap"],
+                  "read_decisions": table.decisions, "read_keys": table.keys_seen,
+                  "read_agreement": table.agreement, "read_misses": len(table.misses),
+                  "stakes": table.stake_choice(rules), **{f"banker_br_{k}": v for k, v in exploit_row.items()}},
+        "train": {"timesteps": config.get("timesteps"), "wall_time_s": config.get("wall_time_s"),
+                  "train_timings": config.get("train_timings"), "algo": config.get("algo")},
+        "measure_s": round(time.perf_counter() - started, 1), "model_play_s": round(model_s, 1),
+    }
+
+
+def _action_table(rules: Rules, config: dict[str, Any]) -> Any:
+    from agents.checkpoint import action_levels, table_rules
+    from pontoon_env.encoding import ActionTable
+
+    return ActionTable(table_rules(rules, int(config.get("num_players", 1))), action_levels(config))
+
+
+BANKER_BASELINES = ("banker_threshold", "casino_dealer", "banker_smart")
+
+
+def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str = "threshold", *,
+                    rounds: int = 100_000, seed: int = 1, baselines: Sequence[str] = BANKER_BASELINES,
+                    read_steps: int = 48, cache: Path | None = CACHE) -> dict[str, Any]:
+    """The banker protocol (module docstring) for the checkpoint at ``path`` (its own table size),
+    every player seat driven by ``player``."""
+    from pontoon_tools import exploit
+
+    rules = resolve_rules(rules)
+    started = time.perf_counter()
+    from agents.checkpoint import read_config
+
+    seats = int(read_config(path)[1]["num_players"])
+    policy, model, config = _load(path, rules, seats)
+    players = [load_policy(player, rules, seats) for _ in range(seats)]
+    played = play_match(rules, seats, [policy, *players], rounds, seed)
+    out: dict[str, Any] = {"rules": rules.preset, "player": player, "seats": seats, "rounds": rounds, "seed": seed,
+                           "model": str(path), "model_ev": _ev(played.ev(0)), "versus": {}}
+    names = list(baselines)
+    if seats == 1:
+        names.append(f"banker_best_response:player={player.split(':')[0]}")
+    for name in names:
+        other = _cached_match(rules, seats, [name] + [player] * seats, rounds, seed, cache)
+        out["versus"][name] = {"ev": _ev(other.ev(0)), "model_minus": paired(played.ev(0), other.ev(0))}
+    out["beats_all"] = all(out["versus"][n]["model_minus"]["low"] > 0 for n in baselines)
+    if seats == 1:
+        br = out["versus"][names[-1]]["model_minus"]
+        out["br_gap"] = {"mean": -br["mean"], "low": -br["high"], "high": -br["low"], "half_width": br["half_width"]}
+        exact = exploit.banker_best_response_ev(rules, player.split(":")[0])
+        decisions, venv = read_model(model, rules, 1, "banker", {"players": player}, steps=read_steps,
+                                     tables=_read_tables(rounds), seed=seed)
+        encoder = venv.single.encoder if hasattr(venv, "single") else venv.envs[0].unwrapped.encoder
+        table = exploit.read_banker(decisions, encoder, _action_table(rules, config), rules)
+        result = exploit.banker_exploitability(rules, table, player.split(":")[0])
+        out["exact"] = {**exact, "read_decisions": table.decisions, "read_agreement": table.agreement,
+                        "read_banker_ev": -result["reference_ev"], "read_br_gap": exact["br_banker_ev"] + result["reference_ev"],
+                        "player_br_ev": result["br_ev"], "exploitability": result["exploitability"]}
+    out["train"] = {"timesteps": config.get("timesteps"), "wall_time_s": config.get("wall_time_s"),
+                    "algo": config.get("algo")}
+    out["measure_s"] = round(time.perf_counter() - started, 1)
+    return out
+
+
+def session_returns(act_batch: Any, rules: Rules, banker: str, sessions_per_table: int, session_rounds: int,
+                    tables: int, seed: int, levels: Any = None) -> np.ndarray:
+    """Each table's first ``sessions_per_table`` session returns (stake units), ``[tables, sessions]``:
+    ``session_rounds`` rounds on one pack that carries over (the rules' own pack), the learner in
+    seat 1 choosing by ``act_batch``. Table ``t``'s ``k``-th session starts from the same shuffle
+    whoever plays it (the env's counter-based streams), so two players are paired session by session."""
+    from pontoon_env.envs.vector import make_vector_env
+
+    venv = make_vector_env(num_envs=tables, rules=rules, num_players=1, learner_seat=1, opponents={"banker": banker},
+                           episode="session", session_rounds=session_rounds, action_levels=levels)
+    try:
+        obs, _ = venv.reset(seed=seed)
+        out = np.full((tables, sessions_per_table), np.nan)
+        done = np.zeros(tables, dtype=np.int64)
+        running = np.zeros(tables)
+        while (done < sessions_per_table).any():
+            masks = venv.action_masks()
+            obs, reward, terminated, truncated, _ = venv.step(np.asarray(act_batch(obs, masks), dtype=np.int64))
+            running += reward
+            for t in np.flatnonzero(terminated | truncated):
+                if done[t] < sessions_per_table:
+                    out[t, done[t]] = running[t]
+                done[t] += 1
+                running[t] = 0.0
+        return out
+    finally:
+        venv.close()
+
+
+def session_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str = "banker_threshold", *,
+                     session_rounds: int = 20, sessions_per_table: int = 4, tables: int = 4096,
+                     seed: int = 1) -> dict[str, Any]:
+    """The model against the solver's optimal policy on the same sessions of ``session_rounds``
+    rounds on a carried-over pack (docs/training.md, "Beyond the optimum"): EVs per round and the
+    paired difference per round (model − optimal), over ``tables x sessions_per_table`` sessions."""
+    from pontoon_tools import exploit
+
+    rules = resolve_rules(rules)
+    started = time.perf_counter()
+    policy, model, config = _load(path, rules, 1)
+    levels = _levels(model)
+    mine = session_returns(exploit.model_act_batch(model), rules, banker, sessions_per_table, session_rounds, tables,
+                           seed, levels)
+    table = _action_table(rules, config)
+    encoder = _encoder(rules)
+    solver_player = exploit.SolverPlayer(rules, table, encoder)
+    theirs = session_returns(solver_player.act_batch, rules, banker, sessions_per_table, session_rounds, tables, seed,
+                             levels)
+    a, b = mine.reshape(-1) / session_rounds, theirs.reshape(-1) / session_rounds
+    return {"rules": rules.preset, "banker": banker, "session_rounds": session_rounds, "sessions": int(a.size),
+            "seed": seed, "model": str(path), "model_ev": _ev(a), "optimal_ev": _ev(b), "model_minus_optimal": paired(a, b),
+            "train": {"timesteps": config.get("timesteps"), "episode": config.get("episode")},
+            "measure_s": round(time.perf_counter() - started, 1)}
+
+
+def _encoder(rules: Rules) -> Any:
+    from pontoon_env.encoding import ObservationEncoder
+    from pontoon_env.game.engine import PontoonGame
+
+    return ObservationEncoder(PontoonGame(rules, 1, seed=0, banker=0).rules, 2)
+
+
+def _format_player(row: dict[str, Any]) -> str:
+    g, e = row["gap"], row["exact"]
+    return (f"{row['rules']} vs {row['banker']}, {row['rounds']:,} paired rounds (seed {row['seed']}): model EV "
+            f"{row['model_ev']['mean']:+.4f}, optimal {row['optimal_ev']['mean']:+.4f}; gap optimal - model "
+            f"{g['mean']:+.4f} [{g['low']:+.4f}, {g['high']:+.4f}] (half-width {g['half_width']:.4f}, rounds differing "
+            f"{g['differ']:.3f}); mean stake {row['mean_stake']['model']:.2f} vs {row['mean_stake']['optimal']:.2f}\n"
+            f"  exact (infinite deck): optimum {e['optimal_ev']:+.4f}, model's read strategy {e['read_ev']:+.4f}, gap "
+            f"{e['read_gap']:+.4f} ({e['read_keys']} keys from {e['read_decisions']:,} decisions, agreement "
+            f"{e['read_agreement']:.3f}); banker best response takes {e['banker_br_exploitability']:+.4f} more")
+
+
+def _format_banker(row: dict[str, Any]) -> str:
+    lines = [f"{row['rules']}, banker vs {row['seats']} x {row['player']}, {row['rounds']:,} paired rounds "
+             f"(seed {row['seed']}): model EV {row['model_ev']['mean']:+.4f}"]
+    for name, v in row["versus"].items():
+        d = v["model_minus"]
+        lines.append(f"  model - {name}: {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] ({name} EV {v['ev']['mean']:+.4f})")
+    if "exact" in row:
+        e = row["exact"]
+        lines.append(f"  exact: best-response banker EV {e['br_banker_ev']:+.4f}, model's read rule {e['read_banker_ev']:+.4f} "
+                     f"(gap {e['read_br_gap']:+.4f}); player's best response to it {e['player_br_ev']:+.4f} "
+                     f"(exploitability {e['exploitability']:+.4f})")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pontoon_tools.protocol", description=__doc__.split("\n\n")[0])
+    parser.add_argument("role", choices=("player", "banker", "session"))
+    parser.add_argument("model", help="a checkpoint (.zip) or run directory")
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--opponent", default=None, help="player: the banker spec (default banker_threshold, "
+                        "casino_dealer under casino); banker: the player spec (default threshold)")
+    parser.add_argument("--rounds", type=int, default=None, help="paired rounds (default 200,000 player, 100,000 banker)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="write the protocol as JSON here")
+    parser.add_argument("--session-rounds", type=int, default=20, help="session: rounds per session (default 20)")
+    parser.add_argument("--sessions-per-table", type=int, default=4,
+                        help="session: sessions at each of the 4,096 tables (default 4)")
+    args = parser.parse_args(argv)
+    if args.role == "player":
+        row = player_protocol(args.model, args.rules, args.opponent, rounds=args.rounds or 200_000, seed=args.seed)
+        text = _format_player(row)
+    elif args.role == "banker":
+        row = banker_protocol(args.model, args.rules, args.opponent or "threshold", rounds=args.rounds or 100_000,
+                              seed=args.seed)
+        text = _format_banker(row)
+    else:
+        row = session_protocol(args.model, args.rules, args.opponent or "banker_threshold", seed=args.seed,
+                               session_rounds=args.session_rounds, sessions_per_table=args.sessions_per_table)
+        d = row["model_minus_optimal"]
+        text = (f"{row['rules']} vs {row['banker']}, {row['sessions']:,} sessions of {row['session_rounds']} rounds on "
+                f"one carried-over pack (seed {row['seed']}): model EV/round {row['model_ev']['mean']:+.4f}, optimal "
+                f"{row['optimal_ev']['mean']:+.4f}; model - optimal {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}]")
+    print(text)
+    if args.out:
+        write_json(row, Path(args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+

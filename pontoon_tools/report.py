@@ -1,0 +1,188 @@
+"""The main job's measurements, tables and charts (``scripts/main_job.sh`` calls it after training).
+
+    python -m pontoon_tools.report --player runs/main-player --banker runs/main-banker --out results
+
+For the player (one seat against ``banker_threshold``): the model, the solver's optimal policy,
+``threshold`` and ``random`` on the same deals, the gap to the optimum with its interval
+(:func:`pontoon_tools.protocol.player_protocol`), the exact numbers of the strategy read off its
+play, its strategy chart beside the optimum's, its learning curve and the EV bars. For the banker
+(at its own table size, against ``threshold`` players): the model and every scripted banker on the
+same deals, at one player seat also the exact best response (played, and from the solver), its
+drawing chart and learning curve.
+
+It writes, in ``--out``:
+
+* ``summary.json``: every number below (the README's tables are generated from this file by
+  ``python -m pontoon_tools.report --markdown results/summary.json``, never typed);
+* ``report.md``: the tables (player, banker, timings) in Markdown;
+* ``player.json``, ``banker.json``: the full protocols;
+* ``player_ev_bars.png``, ``player_learning_curve.png``, ``strategy_model.png``, ``strategy_optimal.png``,
+  ``banker_ev_bars.png``, ``banker_learning_curve.png``, ``banker_model.png``, ``banker_best_response.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pontoon_env.game.rules import resolve_rules
+from pontoon_tools.evaluation import write_json
+
+__all__ = ["markdown", "player_section", "banker_section", "main"]
+
+
+def _ci(d: Mapping[str, float]) -> str:
+    return f"[{d['low']:+.3f}, {d['high']:+.3f}]"
+
+
+def _bars_rows(first: str, first_ev: Mapping[str, float], others: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    rows = [{"policy": first, "ev": first_ev["mean"], "ev_ci_low": first_ev["low"], "ev_ci_high": first_ev["high"],
+             "first_minus_this": 0.0, "first_minus_this_ci_low": 0.0, "first_minus_this_ci_high": 0.0}]
+    for name, row in others.items():
+        d = row["model_minus"]
+        rows.append({"policy": name, "ev": row["ev"]["mean"], "ev_ci_low": row["ev"]["low"], "ev_ci_high": row["ev"]["high"],
+                     "first_minus_this": d["mean"], "first_minus_this_ci_low": d["low"], "first_minus_this_ci_high": d["high"]})
+    return rows
+
+
+def _history(run: Path) -> list[dict[str, Any]]:
+    path = run / "eval_history.json"
+    return json.loads(path.read_text()) if path.is_file() else []
+
+
+def player_section(run: Path, out: Path, rules: str = "pagat", rounds: int = 200_000, seed: int = 1,
+                   charts: bool = True) -> dict[str, Any]:
+    """Measure the player of ``run`` (see the module docstring) and draw its charts into ``out``."""
+    from pontoon_tools import plots
+    from pontoon_tools.evaluation import load_policy
+    from pontoon_tools.protocol import player_protocol
+
+    row = player_protocol(run / "model.zip", rules, rounds=rounds, seed=seed, baselines=("threshold", "random"))
+    write_json(row, out / "player.json")
+    if charts:
+        played = resolve_rules(rules)
+        plots.plot_ev_bars(_bars_rows("trained model", row["model_ev"], row["versus"]), out / "player_ev_bars.png",
+                           title=f"player EV per round vs {row['banker']} ({rounds:,} paired rounds)")
+        for name, spec in (("model", str(run / "model.zip")), ("optimal", "optimal")):
+            chart = plots.probe_player(load_policy(spec, played, 1), played, 1, title=f"{name}: what it does, hand by hand")
+            plots.plot_player_chart(chart, out / f"strategy_{name}.png")
+            (out / f"strategy_{name}.txt").write_text(chart.as_text() + "\n")
+        history = _history(run)
+        if history:
+            plots.plot_learning_curve(history, out / "player_learning_curve.png", title="player learning curve")
+    return row
+
+
+def banker_section(run: Path, out: Path, rules: str = "pagat", rounds: int = 100_000, seed: int = 1,
+                   player: str = "threshold", charts: bool = True) -> dict[str, Any]:
+    """Measure the banker of ``run`` (see the module docstring) and draw its charts into ``out``."""
+    from pontoon_tools import plots
+    from pontoon_tools.evaluation import load_policy
+    from pontoon_tools.protocol import banker_protocol
+
+    row = banker_protocol(run / "model.zip", rules, player, rounds=rounds, seed=seed)
+    write_json(row, out / "banker.json")
+    if charts:
+        played = resolve_rules(rules)
+        seats = int(row["seats"])
+        plots.plot_ev_bars(_bars_rows("trained banker", row["model_ev"], row["versus"]), out / "banker_ev_bars.png",
+                           title=f"banker EV per round vs {seats} x {player} ({rounds:,} paired rounds)")
+        specs = [("model", str(run / "model.zip"))]
+        if seats == 1:
+            specs.append(("best_response", f"banker_best_response:player={player}"))
+        for name, spec in specs:
+            chart = plots.probe_banker(load_policy(spec, played, seats), played, seats, title=f"banker {name}")
+            plots.plot_banker_chart(chart, out / f"banker_{name}.png")
+            (out / f"banker_{name}.txt").write_text(chart.as_text() + "\n")
+        history = _history(run)
+        if history:
+            plots.plot_learning_curve(history, out / "banker_learning_curve.png", title="banker learning curve")
+    return row
+
+
+def markdown(summary: Mapping[str, Any]) -> str:
+    """The report's tables from ``summary.json`` (the README's tables are made by this function)."""
+    lines: list[str] = []
+    p = summary.get("player")
+    if p:
+        lines += [f"**Player** (seat 1 of 1, {p['rules']}, against `{p['banker']}`; {p['rounds']:,} paired rounds, "
+                  f"seed {p['seed']}; EV per round in stake units, 95% CI)", "",
+                  "| policy | EV / round | 95% CI | trained model − this (same deals) | mean stake |",
+                  "|---|---|---|---|---|",
+                  f"| trained model | **{p['model_ev']['mean']:+.3f}** | {_ci(p['model_ev'])} | — | "
+                  f"{p['mean_stake']['model']:.2f} |"]
+        for name, v in p["versus"].items():
+            d = v["model_minus"]
+            label = "`optimal` (exact solver's policy)" if name == "optimal" else f"`{name}`"
+            lines.append(f"| {label} | {v['ev']['mean']:+.3f} | {_ci(v['ev'])} | {d['mean']:+.3f} {_ci(d)} | "
+                         f"{v['mean_stake']:.2f} |")
+        g, e = p["gap"], p["exact"]
+        met = "met" if p["gap_ok"] else "not met"
+        lines += ["", f"Gap to the optimum on the same deals (optimal − model): **{g['mean']:+.4f}** {_ci(g)}, "
+                  f"half-width {g['half_width']:.4f} (target: at most 0.03 with a half-width of at most 0.02: {met}). "
+                  f"Exact, over an infinite deck: the optimum earns {e['optimal_ev']:+.4f}, the strategy read off the "
+                  f"model's play {e['read_ev']:+.4f} (gap {e['read_gap']:+.4f}); the banker's exact best response to "
+                  f"it takes {e['banker_br_exploitability']:+.4f} a round more than `banker_threshold`.", ""]
+    b = summary.get("banker")
+    if b:
+        lines += [f"**Banker** ({b['rules']}, against {b['seats']} × `{b['player']}`; {b['rounds']:,} paired rounds, "
+                  f"seed {b['seed']}; the banker's EV per round)", "",
+                  "| banker | EV / round | 95% CI | trained banker − this (same deals) |", "|---|---|---|---|",
+                  f"| trained banker | **{b['model_ev']['mean']:+.3f}** | {_ci(b['model_ev'])} | — |"]
+        for name, v in b["versus"].items():
+            d = v["model_minus"]
+            lines.append(f"| `{name}` | {v['ev']['mean']:+.3f} | {_ci(v['ev'])} | {d['mean']:+.3f} {_ci(d)} |")
+        if b.get("exact"):
+            e = b["exact"]
+            lines += ["", f"Exact, over an infinite deck: the best response earns the banker {e['br_banker_ev']:+.4f}, "
+                      f"the drawing rule read off the model's play {e['read_banker_ev']:+.4f} (gap {e['read_br_gap']:+.4f}); "
+                      f"the player's exact best response to that rule earns {e['player_br_ev']:+.4f} "
+                      f"({e['exploitability']:+.4f} more than `{b['player']}`)."]
+        lines.append("")
+    t = summary.get("timings")
+    if t:
+        lines += ["| phase | seconds |", "|---|---|"] + [f"| {k} | {v:.0f} |" for k, v in t.get("phases_s", {}).items()]
+        lines.append(f"| total | {t.get('total_s', 0):.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pontoon_tools.report", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--player", default=None, help="the player's run directory")
+    parser.add_argument("--banker", default=None, help="the banker's run directory")
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--rounds", type=int, default=200_000, help="paired rounds of the player (default 200,000)")
+    parser.add_argument("--banker-rounds", type=int, default=50_000, help="paired rounds of the banker (default 50,000)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default="results")
+    parser.add_argument("--timings", default=None, help="a timings.json to fold into the summary")
+    parser.add_argument("--no-charts", action="store_true")
+    parser.add_argument("--markdown", default=None, metavar="SUMMARY", help="print the tables of a summary.json and exit")
+    args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(Path(args.markdown).read_text())), end="")
+        return 0
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary_path = out / "summary.json"
+    summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+    if args.player:
+        summary["player"] = player_section(Path(args.player), out, args.rules, args.rounds, args.seed, not args.no_charts)
+    if args.banker:
+        summary["banker"] = banker_section(Path(args.banker), out, args.rules, args.banker_rounds, args.seed,
+                                           charts=not args.no_charts)
+    if args.timings and Path(args.timings).is_file():
+        summary["timings"] = json.loads(Path(args.timings).read_text())
+    write_json(summary, summary_path)
+    text = markdown(summary)
+    (out / "report.md").write_text(text)
+    print(text, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
