@@ -49,9 +49,11 @@ ROWS: tuple[Row, ...] = (
     Row("default", "defaults", "the defaults (lean_ppo, 4,096 tables, rollouts of 16, minibatch 8,192, 4 epochs, "
         "lr 3e-3, entropy 0.1 -> 0, rewards / running return std, advantages normalised)"),
     Row("sb3_maskable", "algorithm", "SB3 MaskablePPO with its earlier defaults (16 envs, 256 steps, minibatch 512, "
-        "20 epochs, lr 3e-4), 2,000,000 steps", ("--algo", "maskable_ppo"), timesteps=2_000_000),
-    Row("sb3_dqn", "algorithm", "SB3 DQN (illegal ids replaced and penalised), 2,000,000 steps",
-        ("--algo", "dqn", "--batch-size", "256"), timesteps=2_000_000),
+        "20 epochs, lr 3e-4), 500,000 steps (its throughput allows no more here)", ("--algo", "maskable_ppo"), timesteps=500_000),
+    Row("sb3_dqn", "algorithm", "SB3 DQN (illegal ids replaced and penalised), 500,000 steps",
+        ("--algo", "dqn", "--batch-size", "256"), timesteps=500_000),
+    Row("lean_dqn", "algorithm", "masked double DQN on the same 4,096 tables (pontoon_tools/dqn.py)",
+        ("--algo", "lean_dqn")),
     Row("no_reward_scale", "reward scaling", "raw chip rewards (no running return-std scaling)", ("--no-norm-reward",)),
     Row("no_adv_norm", "advantage normalisation", "advantages not normalised per minibatch", ("--no-norm-adv",)),
     Row("stake_advantage", "advantage weighting", "advantages after the stake weighted by max / initial stake",
