@@ -130,14 +130,14 @@ def table(out: Path) -> str:
     return "\n".join(lines)
 
 
-def write_docs(text: str, docs: Path) -> None:
-    """Replace the ablation block of ``docs`` with ``text``."""
+def write_docs(text: str, docs: Path, begin: str = BEGIN, end: str = END) -> None:
+    """Replace the block of ``docs`` between the markers ``begin`` and ``end`` with ``text``."""
     content = docs.read_text()
-    if BEGIN not in content or END not in content:
-        raise ValueError(f"{docs}: expected the markers {BEGIN} and {END} around the ablation table")
-    head, rest = content.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    docs.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+    if begin not in content or end not in content:
+        raise ValueError(f"{docs}: expected the markers {begin} and {end} around the generated table")
+    head, rest = content.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    docs.write_text(f"{head}{begin}\n{text}\n{end}{tail}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -193,35 +193,75 @@ def result_record(result: TaskScore, task: Task) -> dict[str, Any]:
 TABLE_ROWS = ("random", "threshold", "{best}", "{ceiling}")
 
 
+def trained_run(spec: str) -> dict[str, Any]:
+    """What a trained row's checkpoint says about its training (seconds, steps, seed, command), read
+    from the run's ``config.json``; empty for a scripted spec."""
+    from agents.checkpoint import read_config
+
+    if not spec.endswith(".zip") and not Path(spec).is_dir():
+        return {}
+    try:
+        _, config = read_config(spec)
+    except Exception:  # noqa: BLE001 - an RLlib checkpoint or a foreign model: no training record to show
+        return {}
+    return {"train_s": config.get("wall_time_s"), "timesteps": config.get("timesteps"), "seed": config.get("seed"),
+            "command": config.get("command")}
+
+
 def results_table(rounds: int | None, tasks: Sequence[str], extra: Sequence[tuple[str, str, str]] = ()) -> tuple[str, list[dict]]:
     """The results table (Markdown) and its records: each task's scripted rows, then ``extra``
-    rows ``(task, label, policy spec)`` (trained models)."""
+    rows ``(task, label, policy spec)`` (trained models). Several specs under one label of a task
+    are training seeds: each gets its row, then one row gives their mean score and its spread."""
     lines = [
-        "| task | policy | EV/round (95% CI) | score (95% CI) | episodes |",
-        "|---|---|---|---|---|",
+        "| task | policy | EV/round (95% CI) | score (95% CI) | episodes | training |",
+        "|---|---|---|---|---|---|",
     ]
     records = []
     for name in tasks:
         task = get_task(name)
-        specs = []
+        specs: list[tuple[str, str]] = []
         for row in TABLE_ROWS:
             spec = row.format(best=task.best_scripted, ceiling=task.ceiling)
-            if spec not in specs:
-                specs.append(spec)
-        specs += [spec for task_name, _, spec in extra if task_name == name]
-        labels = {spec: label for task_name, label, spec in extra if task_name == name}
-        for spec in specs:
-            result = score(task, spec, episodes=rounds, label=labels.get(spec, spec))
-            records.append(result_record(result, task))
+            if spec not in [s for s, _ in specs]:
+                specs.append((spec, spec))
+        trained = [(spec, label) for task_name, label, spec in extra if task_name == name]
+        by_label: dict[str, list[TaskScore]] = {}
+        for spec, label in specs + trained:
+            result = score(task, spec, episodes=rounds, label=label)
+            run = trained_run(spec) if (spec, label) in trained else {}
+            records.append({**result_record(result, task), "training": run})
             note = "" if task.ceiling_exact or spec != task.ceiling else " (ceiling: best scripted)"
+            training = (f"{run['timesteps']:,} steps, seed {run['seed']}, {run['train_s']:.0f} s"
+                        if run.get("train_s") is not None and run.get("timesteps") else "")
             lines.append(
                 f"| `{task.name}` | `{result.policy}`{note} | {result.ev:+.3f} ± {result.ev_ci:.3f} | "
-                f"{result.score:.3f} ± {result.score_ci:.3f} | {result.episodes:,} |"
+                f"{result.score:.3f} ± {result.score_ci:.3f} | {result.episodes:,} | {training} |"
             )
+            if (spec, label) in trained:
+                by_label.setdefault(label, []).append(result)
+        for label, results in by_label.items():
+            if len(results) > 1:
+                values = np.array([r.score for r in results])
+                lines.append(f"| `{task.name}` | **`{label}`: mean of {len(results)} seeds** | | "
+                             f"**{values.mean():.3f}** (spread {values.min():.3f} to {values.max():.3f}, "
+                             f"sd {values.std(ddof=1):.3f}) | | |")
     return "\n".join(lines), records
 
 
-def _doc(table: str, rounds_text: str, command: str) -> str:
+def _commands(records: Sequence[dict]) -> list[str]:
+    """The training commands of the trained rows, one per line."""
+    seen = []
+    for record in records:
+        command = (record.get("training") or {}).get("command")
+        command = command.replace(f"{ROOT}/", "") if command else command
+        if command and command not in seen:
+            seen.append(command)
+    return [f"    python {command}" if not command.startswith("python") else f"    {command}" for command in seen]
+
+
+def _doc(table: str, rounds_text: str, command: str, commands: Sequence[str] = ()) -> str:
+    trained = ["", "The trained rows were trained by (each run's `config.json` holds the full settings):", "",
+               *commands, ""] if commands else []
     return "\n".join(
         [
             "# Benchmark tasks and results",
@@ -245,6 +285,7 @@ def _doc(table: str, rounds_text: str, command: str) -> str:
             "",
             table,
             "",
+            *trained,
         ]
     )
 
@@ -284,8 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         table, records = results_table(args.rounds, args.tasks, extra)
         rounds_text = f"{args.rounds:,} rounds per task" if args.rounds else "each task's full protocol"
         command = "python -m pontoon_tools.benchmark table" + (f" --rounds {args.rounds}" if args.rounds else "")
+        if args.tasks != list(TASKS):
+            command += " --tasks " + " ".join(args.tasks)
+        if args.trained:
+            command += " --trained " + " ".join(args.trained)
         rounds_text += f"; {time.perf_counter() - started:.0f} s on {platform.machine()}, {time.strftime('%Y-%m-%d')}"
-        args.doc.write_text(_doc(table, rounds_text, command))
+        args.doc.write_text(_doc(table, rounds_text, command, _commands(records)))
         if args.json is not None:
             args.json.parent.mkdir(parents=True, exist_ok=True)
             args.json.write_text(json.dumps(records, indent=2))

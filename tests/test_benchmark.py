@@ -64,3 +64,14 @@ def test_the_results_table_script_writes_the_doc_and_json(tmp_path):
     data = json.loads(records.read_text())
     assert {record["task"]["name"] for record in data} == {"pagat/player-1", "casino/player-1"}
     assert all("numpy" in record["versions"] for record in data)
+
+
+def test_several_specs_under_one_label_are_seeds_with_a_mean_and_spread():
+    from pontoon_tools.benchmark import results_table
+
+    text, records = results_table(60, ["pagat/player-1"], [("pagat/player-1", "recipe", "threshold"),
+                                                            ("pagat/player-1", "recipe", "threshold:bet=min")])
+    mean_row = next(line for line in text.splitlines() if "mean of 2 seeds" in line)
+    scores = [r["result"]["score"] for r in records if r["result"]["policy"] == "recipe"]
+    assert len(scores) == 2 and f"**{sum(scores) / 2:.3f}**" in mean_row
+    assert f"spread {min(scores):.3f} to {max(scores):.3f}" in mean_row

@@ -1,0 +1,149 @@
+"""The learning targets of docs/training.md beyond ``pagat``'s one player seat: each trained with
+``train.py`` (the defaults, a stated budget) and measured by the protocol of its kind
+(:mod:`pontoon_tools.protocol`), so the table in the docs is made by one command, never typed.
+
+    python -m pontoon_tools.targets run [--names NAME ...] [--timesteps N] [--out docs/measurements/targets]
+    python -m pontoon_tools.targets table [--out ...] [--docs docs/training.md]
+
+Kinds: ``player`` (paired gap to the solver's optimal policy against the preset's fixed banker),
+``session`` (paired per round against the optimal policy on the same carried-over packs) and
+``banker`` (paired against every scripted banker; at one player seat also the exact best response).
+The ``pagat`` player and the one-seat banker are the main job's (README, "The main job").
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pontoon_tools.ablation import ROOT, write_docs
+from pontoon_tools.evaluation import write_json
+
+BEGIN, END = "<!-- targets:begin -->", "<!-- targets:end -->"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One trained seat: its name, its protocol kind, the rules and the ``train.py`` flags."""
+
+    name: str
+    kind: str
+    rules: str
+    flags: tuple[str, ...] = ()
+    opponent: str | None = None
+    """The fixed banker (player kinds) or the players' policy (banker kind)."""
+
+
+TARGETS: tuple[Target, ...] = (
+    Target("casino-player", "player", "casino", opponent="casino_dealer"),
+    Target("pontoon_1939-player", "player", "pontoon_1939", opponent="banker_threshold"),
+    Target("pontoon_2011-player", "player", "pontoon_2011", opponent="banker_threshold"),
+    Target("pagat-session-player", "session", "pagat", ("--episode", "session", "--session-rounds", "10"),
+           opponent="banker_threshold"),
+    Target("pagat-banker-2", "banker", "pagat", ("--role", "banker", "--seats", "2"), opponent="threshold"),
+)
+
+
+def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path, runs: Path,
+               python: str = sys.executable) -> dict[str, Any]:
+    """Train ``target`` with ``train.py``, measure it, write ``<out>/<name>.json``."""
+    from pontoon_tools import protocol
+
+    folder = runs / target.name
+    role_flags = () if "--role" in target.flags else ("--role", "player")
+    # The other seats are train.py's defaults (threshold players; banker_threshold, casino_dealer
+    # under casino): the opponents the protocol measures against.
+    command = [python, "train.py", "--rules", target.rules, *role_flags, *target.flags,
+               "--out", str(folder), "--seed", str(seed), "--timesteps", str(timesteps), "--eval-rounds", "0",
+               "--no-progress"]
+    started = time.perf_counter()
+    subprocess.run(command, check=True, cwd=ROOT)
+    wall = time.perf_counter() - started
+    model = folder / "model.zip"
+    if target.kind == "player":
+        result = protocol.player_protocol(model, target.rules, target.opponent, rounds=rounds, seed=1)
+    elif target.kind == "session":
+        result = protocol.session_protocol(model, target.rules, target.opponent or "banker_threshold", session_rounds=10,
+                                           sessions_per_table=max(1, rounds // (10 * 4096)), seed=1)
+    else:
+        result = protocol.banker_protocol(model, target.rules, target.opponent or "threshold", rounds=rounds // 4,
+                                          seed=1)
+    record = {"target": target.name, "kind": target.kind, "timesteps": timesteps,
+              "command": " ".join(command[1:]), "train_wall_s": round(wall, 1), "seed": seed, **result}
+    write_json(record, out / f"{target.name}.json")
+    return record
+
+
+def _ci(d: dict[str, float]) -> str:
+    return f"{d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
+
+
+def table(out: Path) -> str:
+    """The targets table (Markdown) from the records in ``out``, in :data:`TARGETS` order."""
+    lines = ["| target | steps | train wall s | rounds | trained EV / round | measured against | paired (95% CI) |",
+             "|---|---|---|---|---|---|---|"]
+    for target in TARGETS:
+        path = out / f"{target.name}.json"
+        if not path.is_file():
+            continue
+        r = json.loads(path.read_text())
+        head = f"| `{target.name}` | {r['timesteps']:,} | {r['train_wall_s']:.0f} |"
+        if target.kind == "player":
+            lines.append(f"{head} {r['rounds']:,} | {_ci(r['model_ev'])} | gap optimal − model, vs `{r['banker']}` "
+                         f"(optimal EV {r['optimal_ev']['mean']:+.3f}) | {_ci(r['gap'])} |")
+        elif target.kind == "session":
+            lines.append(f"{head} {r['sessions']:,} sessions of {r['session_rounds']} | {_ci(r['model_ev'])} | "
+                         f"model − optimal per round, same packs (optimal {r['optimal_ev']['mean']:+.3f}) | "
+                         f"{_ci(r['model_minus_optimal'])} |")
+        else:
+            for name, row in r["versus"].items():
+                lines.append(f"{head} {r['rounds']:,} | {_ci(r['model_ev'])} | model − `{name}` ({r['seats']} "
+                             f"`{r['player']}` players) | {_ci(row['model_minus'])} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pontoon_tools.targets", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="train and measure targets")
+    run.add_argument("--names", nargs="+", default=None, help=f"targets to run (default all: {[t.name for t in TARGETS]})")
+    run.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions per target (default 2,000,000)")
+    run.add_argument("--rounds", type=int, default=200_000, help="paired rounds per player target (banker: a quarter)")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--out", default="docs/measurements/targets")
+    run.add_argument("--runs", default="runs/targets")
+    run.add_argument("--force", action="store_true", help="re-run targets already measured")
+    show = sub.add_parser("table", help="print (and write) the table")
+    show.add_argument("--out", default="docs/measurements/targets")
+    show.add_argument("--docs", default=None, help="rewrite the targets block of this Markdown file")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    if args.command == "table":
+        text = table(out)
+        print(text)
+        if args.docs:
+            write_docs(text, Path(args.docs), BEGIN, END)
+        return 0
+    names = args.names or [t.name for t in TARGETS]
+    unknown = sorted(set(names) - {t.name for t in TARGETS})
+    if unknown:
+        parser.error(f"--names: unknown targets {unknown}; expected some of {[t.name for t in TARGETS]}")
+    for target in (t for t in TARGETS if t.name in names):
+        if (out / f"{target.name}.json").is_file() and not args.force:
+            print(f"[targets] {target.name}: measured already", flush=True)
+            continue
+        print(f"[targets] {target.name}: training {args.timesteps:,} steps", flush=True)
+        run_target(target, args.timesteps, args.seed, args.rounds, out, Path(args.runs))
+    print(table(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
