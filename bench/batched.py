@@ -196,7 +196,7 @@ def main() -> int:
     for n in (64, 256, 1024, 4096, 16384):
         print(f"   num_envs={n:>6}, 4 players: {vector_steps(n, 4, seconds / 2):>12,.0f}")
     for players in (1, 2, 4, 6, 9):
-        print(f"   4096 tables, {players} players: env steps/s {vector_steps(4096, players, seconds / 2):>12,.0f}; "
+        print(f"   4096 tables, {players} player{'s' if players != 1 else ' '}: env steps/s {vector_steps(4096, players, seconds / 2):>12,.0f}; "
               f"scripted rounds/s {scripted_rounds(players, 4096, seconds / 2):>12,.0f}")
     return 0
 
