@@ -18,10 +18,10 @@
 #   PLAYER_RUN   run directory of the player                 (default runs/main-player)
 #   BANKER_RUN   run directory of the banker                 (default runs/main-banker)
 #   OUT          results directory                           (default results)
-#   PLAYER_STEPS learner decisions of the player             (default 12000000)
-#   BANKER_STEPS learner decisions of the banker             (default 4000000)
-#   ROUNDS       paired rounds of the player's measurement   (default 300000)
-#   BANKER_ROUNDS paired rounds of the banker's measurement  (default 30000; banker_smart is slow)
+#   PLAYER_STEPS learner decisions of the player             (default 6000000)
+#   BANKER_STEPS learner decisions of the banker             (default 2000000)
+#   ROUNDS       paired rounds of the player's measurement   (default 200000)
+#   BANKER_ROUNDS paired rounds of the banker's measurement  (default 20000; banker_smart is slow)
 #   EVAL_SEED    seed of the measured deals; training evaluates on seed+10000 (default 1)
 #   PYTHON       interpreter                                 (default python)
 #   TRAIN_ARGS   extra train.py arguments for both trainings (default none)
@@ -31,10 +31,10 @@ cd "$(dirname "$0")/.."
 PLAYER_RUN=${PLAYER_RUN:-runs/main-player}
 BANKER_RUN=${BANKER_RUN:-runs/main-banker}
 OUT=${OUT:-results}
-PLAYER_STEPS=${PLAYER_STEPS:-12000000}
-BANKER_STEPS=${BANKER_STEPS:-4000000}
-ROUNDS=${ROUNDS:-300000}
-BANKER_ROUNDS=${BANKER_ROUNDS:-30000}
+PLAYER_STEPS=${PLAYER_STEPS:-6000000}
+BANKER_STEPS=${BANKER_STEPS:-2000000}
+ROUNDS=${ROUNDS:-200000}
+BANKER_ROUNDS=${BANKER_ROUNDS:-20000}
 EVAL_SEED=${EVAL_SEED:-1}
 PYTHON=${PYTHON:-python}
 read -r -a TRAIN_EXTRA <<< "${TRAIN_ARGS:-}"

@@ -50,3 +50,13 @@ def test_every_python_example_of_the_readme_runs(tmp_path, monkeypatch) -> None:
             warnings.simplefilter("always")
             exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
         assert [str(warning.message) for warning in caught] == [], code
+
+
+def test_every_measured_region_of_the_readme_is_its_recorded_measurement() -> None:
+    """A figure in the README changes only by measuring it again (python -m pontoon_tools.readme)."""
+    from pontoon_tools import readme
+
+    text = (ROOT / "README.md").read_text()
+    names = readme.regions(text)
+    assert {"main-job", "solver", "engine-bench", "batched-bench", "tests"} <= set(names)
+    assert readme.render(text) == text, "stale measured regions: run `python -m pontoon_tools.readme render`"
