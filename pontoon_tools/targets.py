@@ -48,6 +48,9 @@ TARGETS: tuple[Target, ...] = (
     Target("pagat-session-player", "session", "pagat", ("--episode", "session", "--session-rounds", "10"),
            opponent="banker_threshold"),
     Target("pagat-banker-2", "banker", "pagat", ("--role", "banker", "--seats", "2"), opponent="threshold"),
+    Target("pagat-banker-4", "banker", "pagat", ("--role", "banker", "--seats", "4"), opponent="threshold"),
+    Target("pagat-banker-1-vs-optimal", "banker", "pagat", ("--role", "banker", "--seats", "1", "--opponents", "optimal"),
+           opponent="optimal"),
 )
 
 
