@@ -76,6 +76,8 @@ ROWS: tuple[Row, ...] = (
     Row("lr_anneal", "learning rate", "lr 3e-3 -> 3e-4", ("--lr-final", "3e-4")),
     Row("half_length", "training length", "half the steps", (), timesteps=-2),
     Row("double_length", "training length", "twice the steps", (), timesteps=-3),
+    Row("combined", "combination", "stake advantage, lr 3e-3 -> 3e-4, 2 epochs of minibatch 4,096 (the best 10M run)",
+        ("--stake-advantage", "--lr-final", "3e-4", "--n-epochs", "2", "--batch-size", "4096")),
     Row("imitation", "reference (imitation)", "REFERENCE, not RL alone: imitate threshold first",
         ("--warm-start", "threshold"), reference=True),
 )
