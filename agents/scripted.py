@@ -48,7 +48,8 @@ _SPLIT, _DOUBLE, _SHOOT, _STICK, _BUY, _TWIST, _DRAW, _STAND = (
     ActionKind.DRAW,
     ActionKind.STAND,
 )
-_SPLIT_ACTION, _DOUBLE_ACTION, _STICK_ACTION, _TWIST_ACTION = Action(_SPLIT), Action(_DOUBLE), Action(_STICK), Action(_TWIST)
+_SPLIT_ACTION, _DOUBLE_ACTION = Action(_SPLIT), Action(_DOUBLE)
+_STICK_ACTION, _TWIST_ACTION = Action(_STICK), Action(_TWIST)
 _DRAW_ACTION, _STAND_ACTION = Action(_DRAW), Action(_STAND)
 
 _HANDLER_NAMES: dict[Phase, str] = {phase: "on_" + phase.name.lower() for phase in Phase}

@@ -621,8 +621,12 @@ class ObservationEncoder:
         # Seat headers (flags, squashed chips) and rank counts are small numbers: plain packers.
         self._header_struct = struct.Struct(f"={seat_header}f")
         self._ranks_struct = struct.Struct(f"={RANKS}f")
-        self._own_pad = [bytes(4 * self._own_stride * (self.own_hands - n)) for n in range(self.own_hands + 1)]
-        self._banker_pad = [bytes(4 * self._banker_stride * (self.banker_hands - n)) for n in range(self.banker_hands + 1)]
+        self._own_pad = [
+            bytes(4 * self._own_stride * (self.own_hands - n)) for n in range(self.own_hands + 1)
+        ]
+        self._banker_pad = [
+            bytes(4 * self._banker_stride * (self.banker_hands - n)) for n in range(self.banker_hands + 1)
+        ]
         self._other_pad = [
             bytes(4 * self._other_hand_stride * (self.player_hands - n)) for n in range(self.player_hands + 1)
         ]

@@ -48,7 +48,10 @@ def stream_digest(preset: str, players: int, steps: int = STEPS, seed: int = 3) 
     for step in range(steps):
         mask = env.unwrapped.action_masks()
         legal = np.flatnonzero(mask)
-        action = int(rng.integers(len(mask))) if rng.random() < 0.02 else int(legal[int(rng.integers(len(legal)))])
+        if rng.random() < 0.02:  # now and then an illegal id (or a legal one by chance)
+            action = int(rng.integers(len(mask)))
+        else:
+            action = int(legal[int(rng.integers(len(legal)))])
         result = env.step(action)
         _feed(digest, (action, *result))
         if result[2] or result[3]:

@@ -45,8 +45,8 @@ BANK_PRICE_STAKES = 20
 
 # Enum members read through their class go through EnumType.__getattr__'s slot (about 5x a module
 # global on Python 3.11); the per-decision paths below read these aliases instead.
-_PLAYER_TURN, _BANKER_TURN, _ROUND_OVER, _STAKE = Phase.PLAYER_TURN, Phase.BANKER_TURN, Phase.ROUND_OVER, Phase.STAKE
-_TAKE_BANK, _BANK_BID = Phase.TAKE_BANK, Phase.BANK_BID
+_PLAYER_TURN, _BANKER_TURN, _ROUND_OVER = Phase.PLAYER_TURN, Phase.BANKER_TURN, Phase.ROUND_OVER
+_STAKE, _TAKE_BANK, _BANK_BID = Phase.STAKE, Phase.TAKE_BANK, Phase.BANK_BID
 _PLAYER_SEAT_PHASES = frozenset({Phase.STAKE, Phase.SHOOT_BET, Phase.PLAYER_TURN})
 _BANKER_SEAT_PHASES = frozenset({Phase.BANK_SALE, Phase.KITTY, Phase.BANKER_DOUBLE, Phase.BANKER_TURN})
 _STICK, _TWIST, _BUY, _DOUBLE, _SPLIT, _SHOOT = (
