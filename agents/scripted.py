@@ -36,6 +36,25 @@ AmountChoice = Union[Literal["min", "max"], int]  # noqa: UP007 (a runtime alias
 Decision = Optional[Action]  # noqa: UP045 (a runtime alias)
 """A phase handler's answer; ``None`` means "no rule here": the first legal action is used."""
 
+# Enum members read through their class cost about 5x a module global (EnumType.__getattr__, Python
+# 3.11); the per-decision rules below read these (actions are immutable tuples, safe to share).
+_SPLIT, _DOUBLE, _SHOOT, _STICK, _BUY, _TWIST, _DRAW, _STAND = (
+    ActionKind.SPLIT,
+    ActionKind.DOUBLE,
+    ActionKind.SHOOT,
+    ActionKind.STICK,
+    ActionKind.BUY,
+    ActionKind.TWIST,
+    ActionKind.DRAW,
+    ActionKind.STAND,
+)
+_SPLIT_ACTION, _DOUBLE_ACTION = Action(_SPLIT), Action(_DOUBLE)
+_STICK_ACTION, _TWIST_ACTION = Action(_STICK), Action(_TWIST)
+_DRAW_ACTION, _STAND_ACTION = Action(_DRAW), Action(_STAND)
+
+_HANDLER_NAMES: dict[Phase, str] = {phase: "on_" + phase.name.lower() for phase in Phase}
+"""Each phase's handler method name, built once (``Phase.name`` is a property, read per decision)."""
+
 
 # ---------------------------------------------------------------------------- small helpers
 
@@ -69,10 +88,11 @@ def sized(option: LegalAction, choice: AmountChoice) -> Action:
 
 def is_legal(action: Action, legal: Sequence[LegalAction]) -> bool:
     """True when ``action`` is allowed by one of the ``legal`` options."""
-    return any(
-        option.kind == action.kind and option.min_amount <= action.amount <= option.max_amount
-        for option in legal
-    )
+    kind, amount = action
+    for option in legal:
+        if option.kind == kind and option.min_amount <= amount <= option.max_amount:
+            return True
+    return False
 
 
 def active_hand(view: SeatView) -> HandView | None:
@@ -107,11 +127,12 @@ class ScriptedPolicy:
     def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
         if not legal:
             return first_legal(legal)  # raises with a clear message
-        phase_role = "banker" if view.phase in BANKER_PHASES else "player"
+        phase = view.phase
+        phase_role = "banker" if phase in BANKER_PHASES else "player"
         if phase_role != self.role:
             return self.other_role().act(view, legal, rng)
         handler: Callable[[SeatView, Sequence[LegalAction], np.random.Generator], Decision] | None = getattr(
-            self, "on_" + view.phase.name.lower(), None
+            self, _HANDLER_NAMES[phase], None
         )
         action = handler(view, legal, rng) if handler is not None else None
         if action is None or not is_legal(action, legal):
@@ -231,25 +252,25 @@ class ThresholdPlayer(ScriptedPolicy):
         cards = hand.known_cards  # a player sees every card of his own hands
         total, soft = hand_total(cards)
         count = len(cards)
-        if find(legal, ActionKind.SPLIT) and count == 2 and CARD_RANK[cards[0]] in self.split_ranks:
-            return Action(ActionKind.SPLIT)
-        if find(legal, ActionKind.DOUBLE) and count == 2 and not soft and total in self.double_on:
-            return Action(ActionKind.DOUBLE)
+        if find(legal, _SPLIT) and count == 2 and CARD_RANK[cards[0]] in self.split_ranks:
+            return _SPLIT_ACTION
+        if find(legal, _DOUBLE) and count == 2 and not soft and total in self.double_on:
+            return _DOUBLE_ACTION
         target = self.soft_stick_at if soft else self.stick_at
-        shoot = find(legal, ActionKind.SHOOT)
+        shoot = find(legal, _SHOOT)
         # A shoot bet before the 4th card commits the hand to drawing it, so only bet when the
         # hand would draw anyway and cannot go bust.
         if self.shoot == "modest" and shoot is not None and count == 3 and total <= 11 and total < target:
             return sized(shoot, max(1, hand.initial))
-        if total >= target and find(legal, ActionKind.STICK):
-            return Action(ActionKind.STICK)
-        buy = find(legal, ActionKind.BUY)
+        if total >= target and find(legal, _STICK):
+            return _STICK_ACTION
+        buy = find(legal, _BUY)
         if buy is not None and total <= self.buy_at_or_below:
             return sized(buy, self.buy_amount)
-        if find(legal, ActionKind.TWIST):
-            return Action(ActionKind.TWIST)
-        if find(legal, ActionKind.STICK):
-            return Action(ActionKind.STICK)
+        if find(legal, _TWIST):
+            return _TWIST_ACTION
+        if find(legal, _STICK):
+            return _STICK_ACTION
         return None
 
     # -- the same rules for the exact solver
@@ -359,8 +380,8 @@ class BankerThreshold(ScriptedPolicy):
         if hand is None:
             return None
         total, soft = hand_total(hand.known_cards)
-        wanted = ActionKind.DRAW if self.draws(total, soft) else ActionKind.STAND
-        return Action(wanted) if find(legal, wanted) else None
+        draws = self.draws(total, soft)
+        return (_DRAW_ACTION if draws else _STAND_ACTION) if find(legal, _DRAW if draws else _STAND) else None
 
     def on_banker_double(
         self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator

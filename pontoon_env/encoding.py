@@ -24,6 +24,7 @@ in the others without translation.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Union
@@ -416,6 +417,24 @@ def _block_fields(spec: Sequence[tuple[str, int, float, float, str]]) -> tuple[t
     return tuple(fields), offset
 
 
+_STRUCTS: dict[int, struct.Struct] = {}
+_FLOAT32 = np.dtype(np.float32)
+"""The vector's dtype as an object (``np.frombuffer`` would convert ``np.float32`` on every call)."""
+
+
+def _float32_bytes(values: list[float]) -> bytes:
+    """``values`` as the bytes of a ``float32`` array. ``struct`` rounds as numpy's cast does (both
+    are C's double -> float conversion) at half the cost; past float32's range it refuses, and
+    numpy (which gives inf, capped later) decides."""
+    packer = _STRUCTS.get(len(values))
+    if packer is None:
+        packer = _STRUCTS[len(values)] = struct.Struct(f"={len(values)}f")
+    try:
+        return packer.pack(*values)
+    except OverflowError:
+        return np.array(values, dtype=np.float32).tobytes()
+
+
 class ObservationEncoder:
     """Encode a :class:`SeatView` as a flat ``float32`` vector of a fixed size.
 
@@ -597,6 +616,20 @@ class ObservationEncoder:
         self._scale_pack = 1.0 / (CARDS_PER_DECK * rules.decks)
         self._scale_cards = 1.0 / self.max_cards
         self._balance_unit = BALANCE_SCALE * rules.max_stake
+        # encode() joins the vector's bytes from packed pieces and cached hand encodings: writing
+        # a dozen small slices into a numpy array, each from a Python list, cost more than the rest.
+        # Seat headers (flags, squashed chips) and rank counts are small numbers: plain packers.
+        self._header_struct = struct.Struct(f"={seat_header}f")
+        self._ranks_struct = struct.Struct(f"={RANKS}f")
+        self._own_pad = [
+            bytes(4 * self._own_stride * (self.own_hands - n)) for n in range(self.own_hands + 1)
+        ]
+        self._banker_pad = [
+            bytes(4 * self._banker_stride * (self.banker_hands - n)) for n in range(self.banker_hands + 1)
+        ]
+        self._other_pad = [
+            bytes(4 * self._other_hand_stride * (self.player_hands - n)) for n in range(self.player_hands + 1)
+        ]
 
     # ---------------------------------------------------------------------------- documentation
 
@@ -668,64 +701,68 @@ class ObservationEncoder:
         """The observation vector of ``view`` (a new ``float32`` array within :meth:`bounds`).
 
         Each block is written as one list in the order of its field spec in ``__init__``; the
-        tests read values back through :meth:`index_table`, so the two cannot drift apart.
+        tests read values back through :meth:`index_table`, so the two cannot drift apart. The
+        vector is assembled as ``float32`` bytes: the per-call numbers packed by ``struct`` (the
+        same rounding as a numpy cast), each hand's values cached by view, absent hands zeros.
         """
-        out = np.zeros(self.size, dtype=np.float32)
         memo = self._hand_values
         if len(memo) > 50_000:  # hand views repeat a lot; keep the memo of their encodings bounded
             memo.clear()
         chips = self._scale_chips
+        seen = self._scale_seen
+        squash = self._squash
+        balances = view.balances
         table = [0.0] * PHASES
         table[int(view.phase)] = 1.0
         table += [float(view.is_banker), float(view.to_act), float(view.stakes_doubled)]
-        table += [count * self._scale_seen for count in view.seen_ranks]
+        table += [count * seen for count in view.seen_ranks]
         table += [
             view.cards_in_pack * self._scale_pack,
             view.kitty * chips,
             view.shoot_room * chips,
-            self._squash(view.balances[view.seat]),
+            squash(balances[view.seat]),
         ]
-        out[self._table : self._table + len(table)] = table
+        parts = [_float32_bytes(table)]  # chips may be any size: the checked packer
 
-        for index, hand in enumerate(view.own_hands[: self.own_hands]):
-            start = self._own + index * self._own_stride
+        own = view.own_hands[: self.own_hands]
+        for index, hand in enumerate(own):
             active = view.to_act and index == view.active_hand
             values = memo.get((hand, active))
             if values is None:
-                values = memo[(hand, active)] = np.array(self._own_values(hand, active), dtype=np.float32)
-            out[start : start + self._own_stride] = values
-        for index, hand in enumerate(view.banker_hands[: self.banker_hands]):
-            start = self._banker + index * self._banker_stride
+                values = memo[(hand, active)] = _float32_bytes(self._own_values(hand, active))
+            parts.append(values)
+        parts.append(self._own_pad[len(own)])
+        banker_hands = view.banker_hands[: self.banker_hands]
+        for hand in banker_hands:
             values = memo.get((hand, "banker"))
             if values is None:
-                values = memo[(hand, "banker")] = np.array(self._banker_values(hand), dtype=np.float32)
-            out[start : start + self._banker_stride] = values
+                values = memo[(hand, "banker")] = _float32_bytes(self._banker_values(hand))
+            parts.append(values)
+        parts.append(self._banker_pad[len(banker_hands)])
+        ranks_at = len(parts)
+        parts.append(b"")  # the others' rank counts, known once the seats are read
 
-        ranks = [0.0] * RANKS
-        num_seats, seat_start, stride = self.num_seats, self._seats, self._seat_stride
-        in_round: dict[int, tuple[HandView, ...]] = {seat: hands for seat, hands in view.players}
-        for seat in range(num_seats):
-            slot = (seat - view.seat) % num_seats
-            if slot == 0:
-                continue
+        counts = [0] * RANKS
+        num_seats, player_hands, banker = self.num_seats, self.player_hands, view.banker
+        header, other_pad = self._header_struct, self._other_pad
+        in_round: dict[int, tuple[HandView, ...]] = dict(view.players)
+        for slot in range(1, num_seats):  # slot k: the k-th seat to this seat's left
+            seat = (view.seat + slot) % num_seats
             hands = in_round.get(seat, ())
-            header = [float(seat == view.banker), float(bool(hands)), self._squash(view.balances[seat])]
-            base = seat_start + (slot - 1) * stride
-            out[base : base + len(header)] = header
-            for index, hand in enumerate(hands[: self.player_hands]):
-                start = base + len(header) + index * self._other_hand_stride
+            parts.append(header.pack(float(seat == banker), float(bool(hands)), squash(balances[seat])))
+            hands = hands[:player_hands]
+            for hand in hands:
                 values = memo.get((hand, "other"))
                 if values is None:
-                    values = memo[(hand, "other")] = np.array(self._other_values(hand), dtype=np.float32)
-                out[start : start + self._other_hand_stride] = values
+                    values = memo[(hand, "other")] = _float32_bytes(self._other_values(hand))
+                parts.append(values)
                 for card in hand.cards:
                     if card != HIDDEN:
-                        ranks[CARD_RANK[card]] += 0.25
-        out[self._others : self._others + RANKS] = ranks
-        np.minimum(
-            out, self.high, out=out
-        )  # chips beyond the caps; every value is >= its low by construction
-        return out
+                        counts[CARD_RANK[card]] += 1
+            parts.append(other_pad[len(hands)])
+        parts[ranks_at] = self._ranks_struct.pack(*[count * 0.25 for count in counts])  # exact in binary
+        # chips beyond the caps; every value is >= its low by construction (a new, owned array)
+        return np.minimum(np.frombuffer(b"".join(parts), dtype=_FLOAT32), self.high)
 
     def _squash(self, chips: int) -> float:
         x = chips / self._balance_unit

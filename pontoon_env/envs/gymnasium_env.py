@@ -374,6 +374,8 @@ class PontoonEnv(gym.Env):
         game = self._game
         if self.episode != "round" or game is None or not game.is_round_over:
             return False
+        if self.rules.bankroll <= 0:  # unlimited chips: nobody is ever broke (see _broke)
+            return True
         return not any(self._broke(seat) for seat in range(game.num_seats))
 
     def _new_game(self) -> None:
@@ -479,7 +481,9 @@ def parse_deck_options(options: Mapping[str, Any] | None) -> tuple[Sequence[Any]
     Raises:
         ValueError: an unknown key, or a deck that is not a list (a string would be split into letters).
     """
-    options = dict(options or {})
+    if options is None:  # the usual reset
+        return None, ()
+    options = dict(options)
     unknown = sorted(set(options) - {"deck", "bottom"})
     if unknown:
         raise ValueError(f"reset options: unknown keys {unknown}; expected 'deck' and/or 'bottom'")

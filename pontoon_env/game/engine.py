@@ -43,6 +43,24 @@ MAX_PLAYERS = 9
 BANK_PRICE_STAKES = 20
 """The largest reserve or bid for the bank, in maximum stakes (§9b: discrete bids)."""
 
+# Enum members read through their class go through EnumType.__getattr__'s slot (about 5x a module
+# global on Python 3.11); the per-decision paths below read these aliases instead.
+_PLAYER_TURN, _BANKER_TURN, _ROUND_OVER = Phase.PLAYER_TURN, Phase.BANKER_TURN, Phase.ROUND_OVER
+_STAKE, _TAKE_BANK, _BANK_BID = Phase.STAKE, Phase.TAKE_BANK, Phase.BANK_BID
+_PLAYER_SEAT_PHASES = frozenset({Phase.STAKE, Phase.SHOOT_BET, Phase.PLAYER_TURN})
+_BANKER_SEAT_PHASES = frozenset({Phase.BANK_SALE, Phase.KITTY, Phase.BANKER_DOUBLE, Phase.BANKER_TURN})
+_STICK, _TWIST, _BUY, _DOUBLE, _SPLIT, _SHOOT = (
+    ActionKind.STICK,
+    ActionKind.TWIST,
+    ActionKind.BUY,
+    ActionKind.DOUBLE,
+    ActionKind.SPLIT,
+    ActionKind.SHOOT,
+)
+_DRAW, _STAND = ActionKind.DRAW, ActionKind.STAND
+_make = tuple.__new__
+"""Builds a named tuple from one plain tuple, skipping its Python-level ``__new__`` (hot paths)."""
+
 
 @dataclass(slots=True)
 class Hand:
@@ -105,17 +123,20 @@ class Hand:
     def stat(self) -> HandStat:
         """The hand's :class:`~pontoon_env.game.hands.HandStat`, what the rules of play look at."""
         total, soft = values_total(self.pips, self.has_ace)
-        return HandStat(
-            total,
-            soft,
-            len(self.cards),
-            self.split,
-            self.twisted,
-            self.buys,
-            self.last_buy,
-            self.doubled,
-            self.initial,
-            self.stake,
+        return _make(
+            HandStat,
+            (
+                total,
+                soft,
+                len(self.cards),
+                self.split,
+                self.twisted,
+                self.buys,
+                self.last_buy,
+                self.doubled,
+                self.initial,
+                self.stake,
+            ),
         )
 
 
@@ -211,9 +232,10 @@ class PontoonGame:
     @property
     def active_hand_index(self) -> int:
         """Index of the hand being played now (a player's split hand or a dealer's hand)."""
-        if self.phase == Phase.PLAYER_TURN:
+        phase = self.phase
+        if phase == _PLAYER_TURN:
             return self.players[self._turn].active
-        if self.phase == Phase.BANKER_TURN:
+        if phase == _BANKER_TURN:
             return self._banker_active
         return 0
 
@@ -241,7 +263,7 @@ class PontoonGame:
 
     @property
     def is_round_over(self) -> bool:
-        return self.phase == Phase.ROUND_OVER
+        return self.phase == _ROUND_OVER
 
     @property
     def current_seat(self) -> int:
@@ -249,13 +271,16 @@ class PontoonGame:
         return self._to_act
 
     def _seat_to_act(self) -> int:
-        if self.phase == Phase.ROUND_OVER:
+        phase = self.phase
+        if phase in _PLAYER_SEAT_PHASES:  # the common case first
+            return self.players[self._turn].seat
+        if phase == _ROUND_OVER:
             return -1
-        if self.phase in (Phase.BANK_SALE, Phase.KITTY, Phase.BANKER_DOUBLE, Phase.BANKER_TURN):
+        if phase in _BANKER_SEAT_PHASES:
             return self.banker
-        if self.phase == Phase.TAKE_BANK:
+        if phase == _TAKE_BANK:
             return self.take_over_candidates[0]
-        if self.phase == Phase.BANK_BID:
+        if phase == _BANK_BID:
             return self._bidders[self._turn]
         return self.players[self._turn].seat
 
@@ -315,12 +340,12 @@ class PontoonGame:
 
     def _compute_legal(self) -> list[LegalAction]:
         phase = self.phase
-        if phase == Phase.PLAYER_TURN:
+        if phase == _PLAYER_TURN:
             player = self.players[self._turn]
             return self._player_legal(player, player.hands[player.active])
-        if phase == Phase.BANKER_TURN:
+        if phase == _BANKER_TURN:
             return self._banker_legal(self.banker_hands[self._banker_active])
-        if phase == Phase.STAKE:
+        if phase == _STAKE:
             seat = self.players[self._turn].seat
             return [LegalAction(ActionKind.STAKE, *legality.stake_range(self.rules, self._free(seat)))]
         if phase == Phase.SHOOT_BET:
@@ -507,7 +532,7 @@ class PontoonGame:
                 return
             self._step += 1
             self._turn = 0
-        self.phase = Phase.ROUND_OVER
+        self.phase = _ROUND_OVER
         self._to_act = -1
 
     def _step_take_bank(self) -> bool:
@@ -722,7 +747,7 @@ class PontoonGame:
                 if not hand.done and self._hand_finished(hand):
                     hand.done = True
                 if not hand.done:
-                    self.phase = Phase.PLAYER_TURN
+                    self.phase = _PLAYER_TURN
                     return False
                 player.active += 1
             self._turn += 1
@@ -736,26 +761,26 @@ class PontoonGame:
         player = self.players[self._turn]
         hand = player.hands[player.active]
         kind = action.kind
-        if kind == ActionKind.STICK:
+        if kind == _STICK:
             hand.done = True
-        elif kind == ActionKind.TWIST:
+        elif kind == _TWIST:
             hand.twisted = True
             self._player_draw(player, hand, face_up=self.rules.twist_face_up)
-        elif kind == ActionKind.BUY:
+        elif kind == _BUY:
             hand.stake += action.amount
             hand.last_buy = action.amount
             hand.buys += 1
             self._player_draw(player, hand, face_up=False)
-        elif kind == ActionKind.DOUBLE:
+        elif kind == _DOUBLE:
             # The casino double comes with one card, face up ("doubles the bet and deals you a
             # card"); the hand may keep hitting afterwards. Without the card a made hand could
             # double and stand.
             hand.stake *= 2
             hand.doubled = True
             self._player_draw(player, hand, face_up=True)
-        elif kind == ActionKind.SPLIT:
+        elif kind == _SPLIT:
             self._split(player, hand)
-        elif kind == ActionKind.SHOOT:
+        elif kind == _SHOOT:
             if len(hand.cards) == 3:
                 hand.fourth_shoot = True
             else:
@@ -808,7 +833,7 @@ class PontoonGame:
             if not banker_hand.done and self._banker_finished(banker_hand):
                 banker_hand.done = True
             if not banker_hand.done:
-                self.phase = Phase.BANKER_TURN
+                self.phase = _BANKER_TURN
                 return False
             self._banker_active += 1
         self._banker_active = len(self.banker_hands) - 1
@@ -819,9 +844,10 @@ class PontoonGame:
 
     def _apply_banker_turn(self, action: Action) -> None:
         hand = self.banker_hands[self._banker_active]
-        if action.kind == ActionKind.DRAW:
+        kind = action.kind
+        if kind == _DRAW:
             self._deal(hand, face_up=True)
-        elif action.kind == ActionKind.STAND:
+        elif kind == _STAND:
             hand.done = True
         else:  # BANKER_SPLIT
             moved, _ = hand.remove_last()

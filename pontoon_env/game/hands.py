@@ -93,8 +93,10 @@ def hand_total(cards: Sequence[int]) -> tuple[int, bool]:
     pip_sum = 0
     has_ace = False
     for card in cards:
-        pip_sum += CARD_VALUE[card]
-        has_ace = has_ace or CARD_VALUE[card] == 1
+        value = CARD_VALUE[card]
+        pip_sum += value
+        if value == 1:
+            has_ace = True
     return values_total(pip_sum, has_ace)
 
 

@@ -59,7 +59,10 @@ class HandView(NamedTuple):
 
     @property
     def known_cards(self) -> tuple[int, ...]:
-        return tuple(card for card in self.cards if card != HIDDEN)
+        cards = self.cards
+        if HIDDEN not in cards:  # the usual case (a seat's own hand): the tuple itself
+            return cards
+        return tuple([card for card in cards if card != HIDDEN])
 
     @property
     def total(self) -> int:
@@ -96,30 +99,40 @@ class SeatView(NamedTuple):
     round_index: int
 
 
+_make = tuple.__new__
+"""Builds the named tuples below from one plain tuple: a view is built for every decision of every
+seat, and this skips the Python-level ``__new__`` of a named tuple (same type, same fields)."""
+
+
 def _hand_view(hand: Hand, sees_all: bool, visible: int = 0) -> HandView:
     """``visible``: how many of the hand's first cards the seat has looked at (the banker's own)."""
-    if sees_all:
+    if sees_all or all(hand.public):
         cards = tuple(hand.cards)
-    elif all(hand.public):
-        cards = tuple(hand.cards)
+    elif not visible:  # another seat's hand: its face-up cards only
+        cards = tuple([card if public else HIDDEN for card, public in zip(hand.cards, hand.public)])
     else:
         cards = tuple(
-            card if public or index < visible else HIDDEN
-            for index, (card, public) in enumerate(zip(hand.cards, hand.public))
+            [
+                card if public or index < visible else HIDDEN
+                for index, (card, public) in enumerate(zip(hand.cards, hand.public))
+            ]
         )
-    return HandView(
-        cards,
-        hand.stake,
-        hand.initial,
-        hand.last_buy,
-        hand.buys,
-        hand.twisted,
-        hand.doubled,
-        hand.split,
-        hand.shoot,
-        hand.done,
-        hand.bust,
-        hand.declared,
+    return _make(
+        HandView,
+        (
+            cards,
+            hand.stake,
+            hand.initial,
+            hand.last_buy,
+            hand.buys,
+            hand.twisted,
+            hand.doubled,
+            hand.split,
+            hand.shoot,
+            hand.done,
+            hand.bust,
+            hand.declared,
+        ),
     )
 
 
@@ -133,46 +146,54 @@ def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
     """
     if not 0 <= seat < game.num_seats:
         raise ValueError(f"seat: expected 0..{game.num_seats - 1}, got {seat!r}")
-    banker = game.banker_seat_of_round if game.players else game.banker
+    in_round = game.players
+    banker = game.banker_seat_of_round if in_round else game.banker
     is_banker = seat == banker
+    own: tuple[HandView, ...] = ()
     if table:
-        players = tuple(
-            (player.seat, tuple(_hand_view(hand, sees_all=player.seat == seat) for hand in player.hands))
-            for player in game.players
-        )
+        entries = []
+        for player in in_round:
+            mine = player.seat == seat
+            hands = tuple([_hand_view(hand, mine) for hand in player.hands])
+            if mine:
+                own = hands
+            entries.append((player.seat, hands))
+        players = tuple(entries)
     else:
-        players = tuple(
-            (player.seat, tuple(_hand_view(hand, sees_all=True) for hand in player.hands))
-            for player in game.players
-            if player.seat == seat
-        )
-    looked = game.banker_cards_known_to_banker
-    banker_hands = tuple(
-        _hand_view(hand, sees_all=False, visible=looked if is_banker else 0) for hand in game.banker_hands
-    )
+        # Players sit in turn order from the round's banker's left: look there first.
+        player = in_round[(seat - banker - 1) % game.num_seats] if in_round and not is_banker else None
+        if player is None or player.seat != seat:
+            player = next((entry for entry in in_round if entry.seat == seat), None)
+        if player is None:
+            players = ()
+        else:
+            own = tuple([_hand_view(hand, True) for hand in player.hands])
+            players = ((seat, own),)
+    looked = game.banker_cards_known_to_banker if is_banker else 0
+    banker_hands = tuple([_hand_view(hand, False, looked) for hand in game.banker_hands])
     if is_banker:
         own = banker_hands
-    else:
-        own = next((hands for player_seat, hands in players if player_seat == seat), ())
     to_act = game.current_seat == seat
-    active = game.active_hand_index if to_act else 0
-    return SeatView(
-        seat=seat,
-        banker=banker,
-        is_banker=is_banker,
-        phase=game.phase,
-        to_act=to_act,
-        own_hands=own,
-        active_hand=active,
-        players=players,
-        banker_hands=banker_hands,
-        seen_ranks=tuple(game.seen),
-        cards_in_pack=len(game.pack),
-        balances=tuple(game.balances),
-        kitty=game.kitty,
-        shoot_room=game.shoot_room,
-        stakes_doubled=game.stakes_doubled,
-        round_index=game.round_index,
+    return _make(
+        SeatView,
+        (
+            seat,
+            banker,
+            is_banker,
+            game.phase,
+            to_act,
+            own,
+            game.active_hand_index if to_act else 0,
+            players,
+            banker_hands,
+            tuple(game.seen),
+            len(game.pack),
+            tuple(game.balances),
+            game.kitty,
+            game.shoot_room,
+            game.stakes_doubled,
+            game.round_index,
+        ),
     )
 
 
