@@ -31,3 +31,15 @@ def test_batched_match_equals_the_reference_round_by_round(preset, specs, banker
     assert batched.net.sum(axis=1).tolist() == [0] * rounds  # chips are conserved
     other = batched_match(rules, len(specs) - 1, policies, rounds, seed=10, banker_seat=banker_seat, batch=128)
     assert not np.array_equal(other.net, batched.net)
+
+
+def test_a_callback_seat_beside_the_optimal_player_whose_table_fills_on_demand():
+    """The optimal player's lookup table is filled when a key is first met (a "miss"); the tables
+    resumed after a miss must not hide the others from the callback loop (a banker model beside
+    the optimal player once crashed on that)."""
+    rules = make_rules("pagat", stick_min=14)  # an option no other test uses: a fresh optimal table
+    policies = [make_policy("banker_smart", rules), make_policy("optimal", rules)]
+    reference = reference_match(rules, 1, policies, 60, seed=3)
+    batched = batched_match(rules, 1, policies, 60, seed=3, batch=64)
+    for name in FIELDS:
+        assert np.array_equal(getattr(batched, name), getattr(reference, name)), name

@@ -239,14 +239,15 @@ class BatchedEngine:
         Raises:
             DeckError: a table's pack ran out (naming the table).
         """
-        idx = self._tables(tables)
+        requested = idx = self._tables(tables)
         while True:
             kn.play_tables(self.state, self.rt, self.cfg, idx, self.pol, self.seat_pol, self.optimal.moves,
                            self.miss, self.need)
             self.check_errors(idx)
             missing = idx[self.need[idx] == kn.NEED_MISS]
             if not missing.size:
-                return self.need[idx].copy()
+                # ``need`` of every table asked about, not only of the last ones resumed after a miss.
+                return self.need[requested].copy()
             self.solve_misses(missing)
             idx = missing
 
