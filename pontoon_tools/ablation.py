@@ -93,8 +93,9 @@ def _budget(row: Row, timesteps: int) -> int:
 
 
 def run_row(row: Row, timesteps: int, seed: int, rounds: int, out: Path, runs: Path, python: str = sys.executable,
-            extra: Sequence[str] = ()) -> dict[str, Any]:
-    """Train ``row`` with ``train.py``, measure it with the player protocol, write ``<out>/<row>.json``."""
+            extra: Sequence[str] = (), reuse: bool = False) -> dict[str, Any]:
+    """Train ``row`` with ``train.py``, measure it with the player protocol, write ``<out>/<row>.json``;
+    with ``reuse``, a model already trained in its run folder is measured without training again."""
     from pontoon_tools.protocol import player_protocol
 
     folder = runs / row.name
@@ -102,8 +103,11 @@ def run_row(row: Row, timesteps: int, seed: int, rounds: int, out: Path, runs: P
     command = [python, str(ROOT / "train.py"), "--out", str(folder), "--seed", str(seed), "--timesteps", str(steps),
                "--eval-rounds", "0", "--no-progress", *extra, *row.flags]
     started = time.perf_counter()
-    subprocess.run(command, check=True, cwd=ROOT)
-    wall = time.perf_counter() - started
+    if reuse and (folder / "model.zip").is_file() and (folder / "config.json").is_file():
+        wall = float(json.loads((folder / "config.json").read_text())["wall_time_s"])
+    else:
+        subprocess.run(command, check=True, cwd=ROOT)
+        wall = time.perf_counter() - started
     result = player_protocol(folder / "model.zip", "pagat", rounds=rounds, seed=1)
     record = {"row": row.name, "group": row.group, "what": row.what, "flags": list(row.flags), "timesteps": steps,
               "reference": row.reference, "command": " ".join(command[1:]), "train_wall_s": round(wall, 1),
@@ -153,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--out", default="results/ablation")
     run.add_argument("--runs", default="runs/ablation")
     run.add_argument("--force", action="store_true", help="re-run rows already measured")
+    run.add_argument("--reuse", action="store_true", help="measure a row's model already trained in --runs without "
+                     "training it again")
     show = sub.add_parser("table", help="print (and write) the table")
     show.add_argument("--out", default="results/ablation")
     show.add_argument("--docs", default=None, help="rewrite the ablation block of this Markdown file")
@@ -173,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"[ablation] {row.name}: measured already ({out / (row.name + '.json')})", flush=True)
             continue
         print(f"[ablation] {row.name}: {row.what}", flush=True)
-        record = run_row(row, args.timesteps, args.seed, args.rounds, out, Path(args.runs))
+        record = run_row(row, args.timesteps, args.seed, args.rounds, out, Path(args.runs), reuse=args.reuse)
         g = record["gap"]
         print(f"[ablation] {row.name}: gap {g['mean']:+.4f} [{g['low']:+.4f}, {g['high']:+.4f}], "
               f"train {record['train_wall_s']:.0f} s", flush=True)

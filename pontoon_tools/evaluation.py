@@ -208,12 +208,11 @@ def play_match(
     if engine not in ("auto", "reference", "batched"):
         raise EvaluationError(f"engine: expected 'auto', 'reference' or 'batched', got {engine!r}")
     table_rules = PontoonGame(rules, num_players, seed=0, banker=banker_seat).rules
-    native = deck is None and native_problem(table_rules) is None
+    problem = ("a stacked deck prefix" if deck is not None else native_problem(table_rules)
+               or batched.layout_problem(policies))
+    native = problem is None
     if engine == "batched" and not native:
-        raise EvaluationError(
-            f"engine='batched': the batched engine does not play this match natively "
-            f"({'a stacked deck prefix' if deck is not None else native_problem(table_rules)})"
-        )
+        raise EvaluationError(f"engine='batched': the batched engine does not play this match natively ({problem})")
     labels = list(labels) if labels is not None else [policy_label(p) for p in policies]
     started = time.perf_counter()
     if native and engine != "reference":

@@ -43,3 +43,39 @@ def test_a_callback_seat_beside_the_optimal_player_whose_table_fills_on_demand()
     batched = batched_match(rules, 1, policies, 60, seed=3, batch=64)
     for name in FIELDS:
         assert np.array_equal(getattr(batched, name), getattr(reference, name)), name
+
+
+class _SecondLegalId:
+    """A policy that chooses by action id in its own layout (as a trained model does): the second
+    legal id, or the only one (with two stake levels that is the maximum stake, with four it is 4)."""
+
+    def __init__(self, rules, levels):
+        from pontoon_env.encoding import ActionTable
+
+        self.table = ActionTable(rules, levels)
+        self.name = "last-legal-id"
+
+    @staticmethod
+    def _pick(mask):
+        legal = np.flatnonzero(mask)
+        return int(legal[min(1, legal.size - 1)])
+
+    def act_batch(self, obs, masks):
+        return np.array([self._pick(mask) for mask in masks])
+
+    def act(self, view, legal, rng):
+        return self.table.decode(self._pick(self.table.mask(legal)), legal)
+
+
+def test_a_model_with_its_own_stake_levels_plays_its_layout_on_the_batched_engine():
+    """A model trained with two stake levels has fewer ids: the batched engine must use its layout."""
+    from pontoon_env.game.engine import PontoonGame
+    from pontoon_tools.evaluation import play_match
+
+    rules = PontoonGame(make_rules("pagat"), 1, seed=0, banker=0).rules
+    policy = _SecondLegalId(rules, {"stake": ("min", "max")})
+    assert policy.table.n != _SecondLegalId(rules, None).table.n
+    policies = [make_policy("banker_threshold", rules), policy]
+    reference = play_match(rules, 1, policies, 200, seed=4, engine="reference")
+    batched = play_match(rules, 1, policies, 200, seed=4, engine="batched")
+    assert np.array_equal(batched.net, reference.net)

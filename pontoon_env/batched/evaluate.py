@@ -23,7 +23,7 @@ import numpy as np
 
 from pontoon_env.batched import kernel as kn
 from pontoon_env.batched.callbacks import decide_batch
-from pontoon_env.batched.engine import BatchedEngine, native_rules
+from pontoon_env.batched.engine import BatchedEngine, NotNativeError, native_rules
 from pontoon_env.batched.rng import CounterGenerator, deal_orders, seat_seeds, seat_stream_seed
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.hands import HandClass
@@ -95,6 +95,24 @@ def _record_reference(game: PontoonGame, index: int, arrays: dict[str, np.ndarra
         arrays["tricks"][index, banker] += hand_class == HandClass.FIVE_CARD_TRICK
 
 
+def _action_tables(policies: Sequence[Any]) -> dict[tuple[str, ...], Any]:
+    """The action tables of the policies that choose by action id (trained models), by layout."""
+    from pontoon_env.encoding import ActionTable
+
+    tables = [getattr(p, "table", None) for p in policies]
+    return {tuple(t.names): t for t in tables if isinstance(t, ActionTable)}
+
+
+def layout_problem(policies: Sequence[Any]) -> str | None:
+    """Why the batched engine cannot seat these policies together (``None`` if it can): its masks
+    and ids follow one action layout, so models trained with different stake or buy levels need the
+    reference path."""
+    layouts = _action_tables(policies)
+    if len(layouts) > 1:
+        return f"models with {len(layouts)} different action layouts ({sorted(len(k) for k in layouts)} ids)"
+    return None
+
+
 def batched_match(rules: RulesSpec, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,
                   banker_seat: int = 0, first_round: int = 0, batch: int = 4096,
                   engine: BatchedEngine | None = None) -> MatchArrays:
@@ -111,9 +129,15 @@ def batched_match(rules: RulesSpec, num_players: int, policies: Sequence[Any], r
         raise ValueError(f"policies: expected {seats} (one per seat, banker included), got {len(policies)}")
     if not 0 <= banker_seat < seats:
         raise ValueError(f"banker_seat: expected 0..{num_players}, got {banker_seat}")
+    problem = layout_problem(policies)
+    if problem is not None:
+        raise NotNativeError(f"policies: {problem}; play the match on the reference engine")
+    layouts = _action_tables(policies)
+    # The engine's masks and ids follow the models' action layout (their stake and buy levels).
+    levels = next(iter(layouts.values())).levels if layouts else None
     size = max(1, min(batch, rounds))
-    if engine is None or engine.num_tables != size:
-        engine = BatchedEngine(rules, num_players, size, seed=seed, policies=list(policies))
+    if engine is None or engine.num_tables != size or (levels is not None and engine.table.levels != levels):
+        engine = BatchedEngine(rules, num_players, size, seed=seed, policies=list(policies), action_levels=levels)
     arrays = _empty(rounds, seats)
     st = engine.state
     for start in range(0, rounds, size):
