@@ -221,8 +221,11 @@ class TrainSettings:
     norm_adv: bool = setting(True, "lean_ppo: leave advantages unnormalised (default: zero mean, unit variance per "
                              "minibatch)", group=HYPER)
     stake_advantage: bool = setting(
-        False, "lean_ppo, player: weight the advantage of every decision after the initial stake by max_stake / "
-        "initial stake, so a 1-chip hand teaches the play of a hand as much as a 10-chip one", group=HYPER)
+        True, "lean_ppo, player: do not weight the advantages by the stake (default: every decision after the "
+        "initial stake is weighted by max_stake / initial stake, so a 1-chip hand teaches the play of a hand as "
+        "much as a 10-chip one; the ablation's best single change, docs/training.md; no effect for a banker or "
+        "the SB3 algorithms)",
+        group=HYPER)
     ent_decay: float = setting(1.0, "share of training over which the entropy bonus falls from --ent-coef to "
                                "--ent-coef-final (then stays there)", group=HYPER)
     features: list[str] = setting(
@@ -333,8 +336,6 @@ class TrainSettings:
         check(all(width >= 1 for width in self.trunk), "trunk", "positive layer widths such as 128")
         check(not (self.features or self.trunk) or self.algo != "dqn", "features",
               "no --features or --trunk with --algo dqn (they shape the actor-critic's inputs)")
-        check(not self.stake_advantage or self.algo == "lean_ppo", "stake_advantage",
-              "--algo lean_ppo (it reweights the lean PPO's advantages)")
         check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "lean_dqn",
               "warm_start", "'none' with --algo lean_dqn (imitation fits an actor, not Q-values)")
         check(self.buffer_steps >= 2, "buffer_steps", "at least 2 steps of every table")
@@ -590,8 +591,9 @@ def hyperparameters(settings: TrainSettings, features: Mapping[str, Any] | None 
     }
 
 
-def lean_config(settings: TrainSettings, seed: int) -> Any:
-    """The :class:`pontoon_tools.ppo.PPOConfig` of a ``lean_ppo`` run."""
+def lean_config(settings: TrainSettings, seed: int, role: str = "player") -> Any:
+    """The :class:`pontoon_tools.ppo.PPOConfig` of a ``lean_ppo`` run of ``role`` (the stake
+    weighting is a player's: a banker stakes nothing)."""
     from pontoon_tools.ppo import PPOConfig
 
     return PPOConfig(
@@ -601,7 +603,7 @@ def lean_config(settings: TrainSettings, seed: int) -> Any:
         ent_coef=float(settings.ent_coef), ent_coef_final=float(settings.ent_coef_final),
         ent_decay=settings.ent_decay, vf_coef=settings.vf_coef, max_grad_norm=settings.max_grad_norm,
         norm_adv=settings.norm_adv, reward_scale="return_std" if settings.norm_reward else "none",
-        stake_advantage=settings.stake_advantage, seed=seed)
+        stake_advantage=settings.stake_advantage and role == "player", seed=seed)
 
 
 def dqn_config(settings: TrainSettings, seed: int, rules: Rules) -> Any:
@@ -1170,7 +1172,7 @@ class Trainer:
 
             ppo: Any = LeanDQN(venv, model, dqn_config(s, s.seed, self.rules), threads=s.threads)
         else:
-            ppo = LeanPPO(venv, model, lean_config(s, s.seed), stake_index=stake_index, stake_decision=stake_ids,
+            ppo = LeanPPO(venv, model, lean_config(s, s.seed, self.role), stake_index=stake_index, stake_decision=stake_ids,
                           threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
                           spaces=(encoder.size, len(names)))
         try:
