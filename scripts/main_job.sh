@@ -18,7 +18,7 @@
 #   PLAYER_RUN   run directory of the player                 (default runs/main-player)
 #   BANKER_RUN   run directory of the banker                 (default runs/main-banker)
 #   OUT          results directory                           (default results)
-#   PLAYER_STEPS learner decisions of the player             (default 6000000)
+#   PLAYER_STEPS learner decisions of the player             (default 10000000)
 #   BANKER_STEPS learner decisions of the banker             (default 2000000)
 #   ROUNDS       paired rounds of the player's measurement   (default 200000)
 #   BANKER_ROUNDS paired rounds of the banker's measurement  (default 20000; banker_smart is slow)
@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 PLAYER_RUN=${PLAYER_RUN:-runs/main-player}
 BANKER_RUN=${BANKER_RUN:-runs/main-banker}
 OUT=${OUT:-results}
-PLAYER_STEPS=${PLAYER_STEPS:-6000000}
+PLAYER_STEPS=${PLAYER_STEPS:-10000000}
 BANKER_STEPS=${BANKER_STEPS:-2000000}
 ROUNDS=${ROUNDS:-200000}
 BANKER_ROUNDS=${BANKER_ROUNDS:-20000}
