@@ -87,10 +87,11 @@ def load(name: str) -> dict:
 
 
 def render_entry(entry: dict) -> str:
-    """A region's text: the output (a table as is, else a code block) and where it came from."""
+    """A region's text: the output (Markdown as is when it holds a table, else a code block) and
+    where it came from."""
     output = entry["output"].rstrip("\n")
-    is_table = all(line.startswith("|") for line in output.splitlines() if line.strip())
-    body = output if is_table else f"```\n{output}\n```"
+    is_markdown = any(line.startswith("|") for line in output.splitlines())
+    body = output if is_markdown else f"```\n{output}\n```"
     return f"{body}\n\n<sub>`{entry['command']}` · {entry['machine']} · {entry['date']}</sub>\n"
 
 
