@@ -114,16 +114,18 @@ def test_every_old_evaluate_flag_still_works(argv: list[str], name: str, value: 
 
 def test_old_flag_lists_cover_every_field() -> None:
     # A new field is a new flag: this list of the old ones plus the new ones is every field.
-    assert {name for _, name, _ in OLD_TRAIN_FLAGS} | {"warm_start_smoothing"} == {
-        f.name for f in dataclasses.fields(TrainSettings)}
+    new = {"warm_start_smoothing", "stake_levels", "both_report", "both_rounds", "learning_rate_final", "clip_range",
+           "vf_coef", "max_grad_norm", "norm_adv", "stake_advantage", "ent_decay", "features", "trunk", "sampler",
+           "buffer_steps", "updates_per_step", "eps_final", "eps_decay", "tau"}  # added with the lean PPO / DQN
+    assert {name for _, name, _ in OLD_TRAIN_FLAGS} | new == {f.name for f in dataclasses.fields(TrainSettings)}
     assert {name for _, name, _ in OLD_EVALUATE_FLAGS} == {f.name for f in dataclasses.fields(EvaluateSettings)}
 
 
 def test_help_shows_the_defaults_from_the_fields() -> None:
     text = " ".join(SCRIPTS[TrainSettings]().format_help().split())
-    assert "learner decisions to train for" in text and "(default 300,000)" in text
+    assert "learner decisions to train for" in text and "Default: 20,000,000 for lean_ppo, 300,000 for the SB3" in text
     assert "hidden layer widths, comma-separated (default 64,64)" in text
-    assert "--lr X learning rate (default 0.0003)" in text
+    assert "--lr X learning rate (default 0.003 for lean_ppo, 0.0003 for SB3)" in text
     text = " ".join(SCRIPTS[EvaluateSettings]().format_help().split())
     assert "rounds per policy (default 20,000)" in text and "output directory (default results/eval)" in text
 
