@@ -1250,36 +1250,33 @@ class Trainer:
 
     def _lean_warm_start(self, model: Any, ppo: Any) -> None:
         """Imitation before the lean PPO (a reference row of the ablation only; off by default)."""
-        s = self.settings
-        started = time.perf_counter()
-        data = imitation_data(self.kwargs, self.teacher, s.warm_start_rounds, s.seed + 7, s.gamma)
-        scale = 1.0
-        if s.norm_reward:
-            returns = data["returns"]
+
+        def prime(returns: np.ndarray) -> float:
             ppo.load_scaler({"mean": float(returns.mean()), "var": float(returns.var()), "count": float(len(returns))})
-            scale = ppo.reward_scale
-        stats = imitate(model, data, s.warm_start_epochs, s.warm_start_smoothing, scale, masked=True, seed=s.seed)
-        self.warm_start_stats = {"teacher": s.warm_start, "rounds": s.warm_start_rounds, **stats,
-                                 "seconds": round(time.perf_counter() - started, 1)}
-        _print(f"warm start: imitated {s.warm_start!r} on {stats['samples']:,} decisions "
-               f"(agreement {stats['agreement']:.3f}) in {self.warm_start_stats['seconds']} s")
+            return float(ppo.reward_scale)
+
+        self._imitate_teacher(model, prime, masked=True)
 
     def warm_start(self, model: Any, vec_env: Any) -> None:
         """Imitate ``settings.warm_start`` (a policy spec) before PPO; see :func:`imitate`."""
-        s = self.settings
-        started = time.perf_counter()
-        data = imitation_data(self.kwargs, self.teacher, s.warm_start_rounds, s.seed + 7, s.gamma)
-        scale = 1.0
-        if s.norm_reward:
-            # Prime the reward normaliser with the teacher's returns, so that the critic's targets
-            # and PPO's first rewards are in the same units.
-            returns = data["returns"]
+
+        def prime(returns: np.ndarray) -> float:
             vec_env.ret_rms.mean = float(returns.mean())
             vec_env.ret_rms.var = float(returns.var())
             vec_env.ret_rms.count = float(len(returns))
-            scale = float(np.sqrt(returns.var() + vec_env.epsilon))
-        stats = imitate(model, data, s.warm_start_epochs, s.warm_start_smoothing, scale,
-                        masked=s.algo == "maskable_ppo", seed=s.seed)
+            return float(np.sqrt(returns.var() + vec_env.epsilon))
+
+        self._imitate_teacher(model, prime, masked=self.settings.algo == "maskable_ppo")
+
+    def _imitate_teacher(self, model: Any, prime: Callable[[np.ndarray], float], masked: bool) -> None:
+        """The warm start of either learner: play the teacher, fit the model to its choices. With
+        reward normalisation, ``prime`` seeds the learner's normaliser with the teacher's returns (so
+        the critic's targets and the first rewards are in the same units) and gives their scale."""
+        s = self.settings
+        started = time.perf_counter()
+        data = imitation_data(self.kwargs, self.teacher, s.warm_start_rounds, s.seed + 7, s.gamma)
+        scale = prime(data["returns"]) if s.norm_reward else 1.0
+        stats = imitate(model, data, s.warm_start_epochs, s.warm_start_smoothing, scale, masked=masked, seed=s.seed)
         self.warm_start_stats = {"teacher": s.warm_start, "rounds": s.warm_start_rounds, **stats,
                                  "seconds": round(time.perf_counter() - started, 1)}
         _print(f"warm start: imitated {s.warm_start!r} on {stats['samples']:,} decisions "
