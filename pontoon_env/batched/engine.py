@@ -93,6 +93,7 @@ class BatchedEngine:
         self.num_tables = num_tables
         self.cfg = tb.config(self.rules, num_players)
         self.rt = tb.build(self.rules)
+        self.rules_flat = tb.flatten(self.rt)  # what the compiled code reads (RuleTables is for Python)
         self.state: TableState = new_state(
             num_tables, self.num_seats, int(self.cfg[tb.C_HAND_CARDS]), int(self.cfg[tb.C_PACK_SIZE])
         )
@@ -108,7 +109,7 @@ class BatchedEngine:
         self.seat_pol = np.full((num_tables, self.num_seats, 2), -1, dtype=np.int64)
         self.external_policies: dict[int, Any] = {}
         self.need = np.zeros(num_tables, dtype=np.int8)
-        self.miss = np.zeros((num_tables, 4), dtype=np.int64)
+        self.miss = np.zeros((num_tables, kn.MISS_WIDTH), dtype=np.int64)
         self.generation = np.zeros(num_tables, dtype=np.int64)
         self.all = np.arange(num_tables, dtype=np.int64)
         self._seat_specs: dict[int, Any] = {}
@@ -203,11 +204,11 @@ class BatchedEngine:
             raise RuntimeError(f"new_round: table {int(busy[0])} is still playing its round")
         size = int(self.cfg[tb.C_PACK_SIZE])
         if orders is None:
-            stacked = np.zeros((idx.size, size), dtype=np.int64)
-            kn.new_rounds(self.state, self.rt, self.cfg, idx, stacked, False)
+            unused = np.zeros((1, size), dtype=np.int64)  # no orders: the kernel never reads it
+            kn.new_rounds(self.state, self.rules_flat, self.cfg, idx, unused, False)
             return
         array = self._orders(orders, idx.size)
-        kn.new_rounds(self.state, self.rt, self.cfg, idx, array, True)
+        kn.new_rounds(self.state, self.rules_flat, self.cfg, idx, array, True)
 
     def _orders(self, orders: Any, count: int) -> np.ndarray:
         size = int(self.cfg[tb.C_PACK_SIZE])
@@ -241,7 +242,7 @@ class BatchedEngine:
         """
         requested = idx = self._tables(tables)
         while True:
-            kn.play_tables(self.state, self.rt, self.cfg, idx, self.pol, self.seat_pol, self.optimal.moves,
+            kn.play_tables(self.state, self.rules_flat, self.cfg, idx, self.pol, self.seat_pol, self.optimal.moves,
                            self.miss, self.need)
             self.check_errors(idx)
             missing = idx[self.need[idx] == kn.NEED_MISS]
@@ -258,7 +259,7 @@ class BatchedEngine:
             k = int(st.turn[t])
             h = int(st.active[t, k])
             cards = [int(card) for card in st.cards[t, k, h, : st.n_cards[t, k, h]]]
-            self.optimal.solve(tuple(int(v) for v in self.miss[t]), cards)
+            self.optimal.solve(tuple(int(v) for v in self.miss[t, :4]), cards)
 
     def check_errors(self, idx: np.ndarray) -> None:
         bad = idx[self.state.error[idx] != 0]
@@ -286,7 +287,7 @@ class BatchedEngine:
         kinds = np.zeros((idx.size, kn.MAX_LEGAL), dtype=np.int64)
         lows = np.zeros((idx.size, kn.MAX_LEGAL), dtype=np.int64)
         highs = np.zeros((idx.size, kn.MAX_LEGAL), dtype=np.int64)
-        kn.legal_tables(self.state, self.rt, self.cfg, idx, n, kinds, lows, highs)
+        kn.legal_tables(self.state, self.rules_flat, self.cfg, idx, n, kinds, lows, highs)
         return n, kinds, lows, highs
 
     def masks(self, tables: Any = None) -> tuple[np.ndarray, np.ndarray]:
@@ -301,7 +302,7 @@ class BatchedEngine:
     def apply(self, tables: Any, kinds: np.ndarray, amounts: np.ndarray) -> None:
         """Apply one (kind, amount) action per table (they must be legal: see :meth:`apply_ids`)."""
         idx = self._tables(tables)
-        kn.apply_tables(self.state, self.rt, self.cfg, idx, np.asarray(kinds, dtype=np.int64),
+        kn.apply_tables(self.state, self.rules_flat, self.cfg, idx, np.asarray(kinds, dtype=np.int64),
                         np.asarray(amounts, dtype=np.int64))
         self.check_errors(idx)
 
@@ -330,7 +331,7 @@ class BatchedEngine:
         idx = self._tables(tables)
         seat_array = np.broadcast_to(np.asarray(0 if seats is None else seats, dtype=np.int64), idx.shape).copy()
         out = np.zeros((idx.size, self.encoder.size), dtype=np.float32)
-        kn.encode_tables(self.state, self.rt, self.cfg, self.scales, self.layout, self.high, idx, seat_array, out)
+        kn.encode_tables(self.state, self.rules_flat, self.cfg, self.scales, self.layout, self.high, idx, seat_array, out)
         return out
 
     def results(self, tables: Any = None) -> np.ndarray:

@@ -22,6 +22,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+hot = njit(cache=True, _nrt=False)
+"""The decorator of every function on the per-decision path: compiled without reference counting.
+
+Numba otherwise increments and decrements each array argument's count on entry to and exit from
+every call it does not inline, about 60 ns a call for the table state and the rule tables
+(measured), more than the work of most calls. A function compiled this way may not allocate, nor
+may anything it calls, so the shuffle and the cut work in place, the legal actions live in a
+scratch array the caller passes, and the optimal player's table, a dictionary (which needs the
+counts), is consulted outside the loop (:func:`play_looked_up`). Only the entry points that
+allocate their scratch keep ``njit(cache=True)``."""
+
 from pontoon_env.batched import tables as tb
 from pontoon_env.batched.rng import STREAM_DECK, STREAM_ENV, STREAM_SEAT, bounded, shuffle_in_place, stream_seed
 from pontoon_env.game.actions import ActionKind, Phase
@@ -73,6 +84,9 @@ from pontoon_env.batched.state import (  # noqa: E402
     HF_DECLARED,
     HF_RETURNED,
     HF_PAYOUT,
+    HF_CARDS,
+    TB_SEEN,
+    TB_PACK,
 )
 
 # ---------------------------------------------------------------------------------------- constants
@@ -116,6 +130,11 @@ OPT_STICK, OPT_TWIST, OPT_BUY_MIN, OPT_BUY_MAX, OPT_DOUBLE, OPT_SPLIT = 0, 1, 2,
 
 # What a table waits for.
 NEED_NONE, NEED_LEARNER, NEED_CALLBACK, NEED_MISS, NEED_ENDED, NEED_ERROR = 0, 1, 2, 3, 4, 5
+NEED_LOOKUP = 6
+"""Internal to the compiled loop: an optimal player's move is to be looked up (never returned)."""
+MISS_MOVE = 4
+"""Column of ``miss`` holding a looked-up optimal move plus one (0: none); columns 0-3 hold the key."""
+MISS_WIDTH = 5
 
 # Episode options (env config vector).
 E_ROUND_EPISODES, E_SESSION_ROUNDS, E_ROLE_BANKER, E_LEARNER_SEAT, E_BANK_ROTATION, E_SEED, E_N = range(7)
@@ -125,26 +144,92 @@ MAX_SKIPPED_ROUNDS = 1000
 # ---------------------------------------------------------------------------------------- cards
 
 
-@njit(cache=True)
+@hot
+def _public_at(st, c):
+    """Where card ``c``'s face-up flag sits in a hand row (after the fields and the card codes)."""
+    return HF_CARDS + ((st.hand.shape[3] - HF_CARDS) >> 1) + c
+
+
+@hot
+def _discard_at(st, i):
+    """Where the used pile's card ``i`` sits in a table row (after the fields, seen ranks, pack)."""
+    return TB_PACK + ((st.tab.shape[1] - TB_PACK) >> 1) + i
+
+
+# Reading the flat rule tables (tables.flatten): table ``table``'s element at the given indices.
+@hot
+def _rt1(rt, table, i0):
+    base = table * tb.RT_HEADER
+    return rt[rt[base] + i0 * rt[base + 1]]
+
+
+@hot
+def _rt2(rt, table, i0, i1):
+    base = table * tb.RT_HEADER
+    return rt[rt[base] + i0 * rt[base + 1] + i1 * rt[base + 2]]
+
+
+@hot
+def _rt3(rt, table, i0, i1, i2):
+    base = table * tb.RT_HEADER
+    return rt[rt[base] + i0 * rt[base + 1] + i1 * rt[base + 2] + i2 * rt[base + 3]]
+
+
+@hot
+def _rt5(rt, table, i0, i1, i2, i3, i4):
+    base = table * tb.RT_HEADER
+    return rt[
+        rt[base]
+        + i0 * rt[base + 1]
+        + i1 * rt[base + 2]
+        + i2 * rt[base + 3]
+        + i3 * rt[base + 4]
+        + i4 * rt[base + 5]
+    ]
+
+
+@hot
+def _rt8(rt, table, i0, i1, i2, i3, i4, i5, i6, i7):
+    base = table * tb.RT_HEADER
+    return rt[
+        rt[base]
+        + i0 * rt[base + 1]
+        + i1 * rt[base + 2]
+        + i2 * rt[base + 3]
+        + i3 * rt[base + 4]
+        + i4 * rt[base + 5]
+        + i5 * rt[base + 6]
+        + i6 * rt[base + 7]
+        + i7 * rt[base + 8]
+    ]
+
+
+@hot
+def _splits(rt, first, second):
+    """Whether a two-card hand of these cards may split (the pair table, by rank)."""
+    return _rt2(rt, tb.RT_PAIR, first >> 2, second >> 2) != 0
+
+
+@hot
 def _rank(card):
     return card >> 2
 
 
-@njit(cache=True)
+@hot
 def _value(card):
     r = (card >> 2) + 1
     return 10 if r > 10 else r
 
 
-@njit(cache=True)
+@hot
 def hand_total(st, rt, t, k, h):
     """Best total and softness of hand ``(k, h)``."""
     p = st.hand[t, k, h, HF_PIPS]
     a = 1 if st.hand[t, k, h, HF_ACE] else 0
-    return rt.total[p, a], rt.soft[p, a]
+    return _rt2(rt, tb.RT_TOTAL, p, a), (_rt2(rt, tb.RT_SOFT, p, a) != 0)
 
 
-@njit(cache=True)
+@hot
 def is_natural(st, rt, t, k, h):
     if st.hand[t, k, h, HF_N_CARDS] != 2:
         return False
@@ -152,13 +237,13 @@ def is_natural(st, rt, t, k, h):
     return total == BLACKJACK
 
 
-@njit(cache=True)
+@hot
 def player_seat(st, cfg, t, k):
     """The seat of player slot ``k`` (turn order from the round's banker's left)."""
     return (st.tab[t, TB_ROUND_BANKER] + 1 + k) % cfg[tb.C_SEATS]
 
 
-@njit(cache=True)
+@hot
 def current_seat(st, cfg, t):
     """The seat that decides now (PontoonGame.current_seat), -1 once the round is over."""
     phase = st.tab[t, TB_PHASE]
@@ -174,71 +259,87 @@ def current_seat(st, cfg, t):
 # ---------------------------------------------------------------------------------------- the pack
 
 
-@njit(cache=True)
+@hot
 def _see(st, t, card):
-    st.seen[t, card >> 2] += 1
+    st.tab[t, TB_SEEN + (card >> 2)] += 1
 
 
-@njit(cache=True)
+@hot
 def _to_bottom(st, cfg, t, card):
     K = cfg[tb.C_PACK_SIZE]
-    st.pack[t, (st.tab[t, TB_HEAD] + st.tab[t, TB_SIZE]) % K] = card
+    st.tab[t, TB_PACK + ((st.tab[t, TB_HEAD] + st.tab[t, TB_SIZE]) % K)] = card
     st.tab[t, TB_SIZE] += 1
 
 
-@njit(cache=True)
+@hot
 def _discard(st, t, card):
-    st.discards[t, st.tab[t, TB_N_DISCARDS]] = card
+    st.tab[t, _discard_at(st, st.tab[t, TB_N_DISCARDS])] = card
     st.tab[t, TB_N_DISCARDS] += 1
 
 
-@njit(cache=True)
+@hot
+def _reverse(st, t, lo, hi):
+    """Reverse ``pack[t, lo:hi]`` in place."""
+    hi -= 1
+    while lo < hi:
+        st.tab[t, TB_PACK + lo], st.tab[t, TB_PACK + hi] = st.tab[t, TB_PACK + hi], st.tab[t, TB_PACK + lo]
+        lo += 1
+        hi -= 1
+
+
+@hot
+def _rotate_left(st, t, n, by):
+    """Rotate ``pack[t, :n]`` left by ``by`` in place (three reversals, no scratch list)."""
+    _reverse(st, t, 0, by)
+    _reverse(st, t, by, n)
+    _reverse(st, t, 0, n)
+
+
+@hot
+def _unwrap(st, cfg, t):
+    """Move the circular pack so that its top card is at index 0 (same order, head 0)."""
+    head = st.tab[t, TB_HEAD]
+    if head:
+        _rotate_left(st, t, cfg[tb.C_PACK_SIZE], head)
+        st.tab[t, TB_HEAD] = 0
+
+
+@hot
 def _pack_shuffle(st, cfg, t):
     """Pack.shuffle: the pack (top first) then the used pile, shuffled together."""
-    K = cfg[tb.C_PACK_SIZE]
+    _unwrap(st, cfg, t)
     n = st.tab[t, TB_SIZE]
-    order = np.empty(n + st.tab[t, TB_N_DISCARDS], dtype=np.int64)
-    for i in range(n):
-        order[i] = st.pack[t, (st.tab[t, TB_HEAD] + i) % K]
     for i in range(st.tab[t, TB_N_DISCARDS]):
-        order[n + i] = st.discards[t, i]
+        st.tab[t, TB_PACK + (n + i)] = st.tab[t, _discard_at(st, i)]
     total = n + st.tab[t, TB_N_DISCARDS]
-    shuffle_in_place(st.rng, t, order, total)
-    for i in range(total):
-        st.pack[t, i] = order[i]
-    st.tab[t, TB_HEAD] = 0
+    shuffle_in_place(st.rng, t, st.tab[t, TB_PACK:], total)
     st.tab[t, TB_SIZE] = total
     st.tab[t, TB_N_DISCARDS] = 0
 
 
-@njit(cache=True)
+@hot
 def _pack_cut(st, cfg, t):
     """Pack.cut: rotate by a random 1..len-1 cards."""
     n = st.tab[t, TB_SIZE]
     if n <= 1:
         return
-    K = cfg[tb.C_PACK_SIZE]
     cut = 1 + bounded(st.rng, t, n - 1)
-    order = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        order[i] = st.pack[t, (st.tab[t, TB_HEAD] + (i + cut) % n) % K]
-    for i in range(n):
-        st.pack[t, i] = order[i]
-    st.tab[t, TB_HEAD] = 0
+    _unwrap(st, cfg, t)
+    _rotate_left(st, t, n, cut)
 
 
-@njit(cache=True)
+@hot
 def _shuffle_and_cut(st, cfg, t):
     _pack_shuffle(st, cfg, t)
     _pack_cut(st, cfg, t)
-    st.seen[t, :] = 0
+    st.tab[t, TB_SEEN:TB_PACK] = 0
     st.tab[t, TB_FRESH] = st.tab[t, TB_SIZE]
 
 
-@njit(cache=True)
+@hot
 def _restart_seen(st, cfg, t):
     """PontoonGame._restart_seen: recount the face-up cards of the round's hands."""
-    st.seen[t, :] = 0
+    st.tab[t, TB_SEEN:TB_PACK] = 0
     if st.tab[t, TB_SEATED]:
         P = cfg[tb.C_PLAYERS]
         for k in range(P + 1):
@@ -246,12 +347,12 @@ def _restart_seen(st, cfg, t):
                 if st.hand[t, k, h, HF_RETURNED]:
                     continue
                 for c in range(st.hand[t, k, h, HF_N_CARDS]):
-                    if st.public[t, k, h, c]:
-                        _see(st, t, st.cards[t, k, h, c])
+                    if st.hand[t, k, h, _public_at(st, c)]:
+                        _see(st, t, st.hand[t, k, h, HF_CARDS + c])
     st.tab[t, TB_FRESH] = st.tab[t, TB_SIZE] if st.tab[t, TB_SIZE] > 0 else st.tab[t, TB_N_DISCARDS]
 
 
-@njit(cache=True)
+@hot
 def _draw(st, cfg, t):
     """Pack.draw: the top card; an empty pack first shuffles the used pile back in (-1: none left)."""
     if st.tab[t, TB_SIZE] == 0:
@@ -259,17 +360,17 @@ def _draw(st, cfg, t):
             return -1
         _pack_shuffle(st, cfg, t)
     K = cfg[tb.C_PACK_SIZE]
-    card = st.pack[t, st.tab[t, TB_HEAD]]
+    card = st.tab[t, TB_PACK + st.tab[t, TB_HEAD]]
     st.tab[t, TB_HEAD] = (st.tab[t, TB_HEAD] + 1) % K
     st.tab[t, TB_SIZE] -= 1
     return card
 
 
-@njit(cache=True)
+@hot
 def _add_card(st, t, k, h, card, face_up):
     n = st.hand[t, k, h, HF_N_CARDS]
-    st.cards[t, k, h, n] = card
-    st.public[t, k, h, n] = 1 if face_up else 0
+    st.hand[t, k, h, HF_CARDS + n] = card
+    st.hand[t, k, h, _public_at(st, n)] = 1 if face_up else 0
     st.hand[t, k, h, HF_N_CARDS] = n + 1
     value = _value(card)
     st.hand[t, k, h, HF_PIPS] += value
@@ -277,7 +378,7 @@ def _add_card(st, t, k, h, card, face_up):
         st.hand[t, k, h, HF_ACE] = 1
 
 
-@njit(cache=True)
+@hot
 def _deal(st, cfg, t, k, h, face_up):
     """PontoonGame._deal: restart the memory if the pack came round, draw, count a face-up card."""
     if st.tab[t, TB_FRESH] <= 0:
@@ -292,44 +393,44 @@ def _deal(st, cfg, t, k, h, face_up):
         _see(st, t, card)
 
 
-@njit(cache=True)
+@hot
 def _return_hand(st, cfg, t, k, h):
     """A hand's cards go under the pack (carry-over) or onto the used pile, in order."""
     carry = cfg[tb.C_PACK] == tb.PACK_CARRY
     for c in range(st.hand[t, k, h, HF_N_CARDS]):
         if carry:
-            _to_bottom(st, cfg, t, st.cards[t, k, h, c])
+            _to_bottom(st, cfg, t, st.hand[t, k, h, HF_CARDS + c])
         else:
-            _discard(st, t, st.cards[t, k, h, c])
+            _discard(st, t, st.hand[t, k, h, HF_CARDS + c])
     st.hand[t, k, h, HF_RETURNED] = 1
 
 
-@njit(cache=True)
+@hot
 def _reveal(st, t, k, h, aces_only):
     """PontoonGame._reveal: turn the hand's cards face up (only its aces for a declared pagat pontoon)."""
     for c in range(st.hand[t, k, h, HF_N_CARDS]):
-        card = st.cards[t, k, h, c]
+        card = st.hand[t, k, h, HF_CARDS + c]
         if aces_only and _rank(card) != 0:
             continue
-        if not st.public[t, k, h, c]:
-            st.public[t, k, h, c] = 1
+        if not st.hand[t, k, h, _public_at(st, c)]:
+            st.hand[t, k, h, _public_at(st, c)] = 1
             _see(st, t, card)
 
 
-@njit(cache=True)
+@hot
 def stack_pack(st, cfg, t, order):
     """Put a full pack order (top first) in place, as ``new_round(deck=order)`` does."""
     K = cfg[tb.C_PACK_SIZE]
     for i in range(K):
-        st.pack[t, i] = order[i]
+        st.tab[t, TB_PACK + i] = order[i]
     st.tab[t, TB_HEAD] = 0
     st.tab[t, TB_SIZE] = K
     st.tab[t, TB_N_DISCARDS] = 0
-    st.seen[t, :] = 0
+    st.tab[t, TB_SEEN:TB_PACK] = 0
     st.tab[t, TB_FRESH] = K
 
 
-@njit(cache=True)
+@hot
 def fresh_table(st, cfg, t, seed, generation):
     """A new table (PontoonGame.__init__ with the banker in seat 0): shuffled pack, zero chips."""
     S = cfg[tb.C_SEATS]
@@ -337,16 +438,13 @@ def fresh_table(st, cfg, t, seed, generation):
     st.rng[t] = stream_seed(seed, np.int64(STREAM_DECK), t, generation)
     for s in range(S):
         st.seat_rng[t * S + s] = stream_seed(seed, STREAM_SEAT + s, t, generation)
-    order = np.empty(K, dtype=np.int64)
     for i in range(K):
-        order[i] = i % 52
-    shuffle_in_place(st.rng, t, order, K)
-    for i in range(K):
-        st.pack[t, i] = order[i]
+        st.tab[t, TB_PACK + i] = i % 52
+    shuffle_in_place(st.rng, t, st.tab[t, TB_PACK:], K)
     st.tab[t, TB_HEAD] = 0
     st.tab[t, TB_SIZE] = K
     st.tab[t, TB_N_DISCARDS] = 0
-    st.seen[t, :] = 0
+    st.tab[t, TB_SEEN:TB_PACK] = 0
     st.tab[t, TB_FRESH] = K
     st.seat[t, :, SE_BALANCE] = 0
     st.seat[t, :, SE_RESULT] = 0
@@ -367,7 +465,7 @@ def fresh_table(st, cfg, t, seed, generation):
 # ---------------------------------------------------------------------------------------- chips
 
 
-@njit(cache=True)
+@hot
 def _pay(st, t, payer, payee, amount):
     """PontoonGame._pay between two seats: the balance and this round's ledger result."""
     if amount <= 0 or payer == payee:
@@ -378,7 +476,7 @@ def _pay(st, t, payer, payee, amount):
     st.seat[t, payee, SE_RESULT] += amount
 
 
-@njit(cache=True)
+@hot
 def _settle(st, cfg, t, k, h, chips):
     """PontoonGame._settle_hand: chips > 0 the banker pays the hand's player."""
     seat = player_seat(st, cfg, t, k)
@@ -393,7 +491,7 @@ def _settle(st, cfg, t, k, h, chips):
 # ---------------------------------------------------------------------------------------- hands
 
 
-@njit(cache=True)
+@hot
 def _clear_hand(st, t, k, h):
     st.hand[t, k, h, HF_N_CARDS] = 0
     st.hand[t, k, h, HF_PIPS] = 0
@@ -413,7 +511,7 @@ def _clear_hand(st, t, k, h):
     st.hand[t, k, h, HF_PAYOUT] = 0
 
 
-@njit(cache=True)
+@hot
 def _copy_hand(st, t, k, src, dst):
     st.hand[t, k, dst, HF_N_CARDS] = st.hand[t, k, src, HF_N_CARDS]
     st.hand[t, k, dst, HF_PIPS] = st.hand[t, k, src, HF_PIPS]
@@ -432,16 +530,16 @@ def _copy_hand(st, t, k, src, dst):
     st.hand[t, k, dst, HF_RETURNED] = st.hand[t, k, src, HF_RETURNED]
     st.hand[t, k, dst, HF_PAYOUT] = st.hand[t, k, src, HF_PAYOUT]
     for c in range(st.hand[t, k, src, HF_N_CARDS]):
-        st.cards[t, k, dst, c] = st.cards[t, k, src, c]
-        st.public[t, k, dst, c] = st.public[t, k, src, c]
+        st.hand[t, k, dst, HF_CARDS + c] = st.hand[t, k, src, HF_CARDS + c]
+        st.hand[t, k, dst, _public_at(st, c)] = st.hand[t, k, src, _public_at(st, c)]
 
 
-@njit(cache=True)
+@hot
 def _recount(st, t, k, h):
     pips = 0
     ace = 0
     for c in range(st.hand[t, k, h, HF_N_CARDS]):
-        v = _value(st.cards[t, k, h, c])
+        v = _value(st.hand[t, k, h, HF_CARDS + c])
         pips += v
         if v == 1:
             ace = 1
@@ -449,11 +547,11 @@ def _recount(st, t, k, h):
     st.hand[t, k, h, HF_ACE] = ace
 
 
-@njit(cache=True)
+@hot
 def _split(st, cfg, t, k, h):
     """PontoonGame._split: the second card becomes a new hand after this one; one card to each."""
-    moved = st.cards[t, k, h, 1]
-    moved_public = st.public[t, k, h, 1]
+    moved = st.hand[t, k, h, HF_CARDS + 1]
+    moved_public = st.hand[t, k, h, _public_at(st, 1)]
     st.hand[t, k, h, HF_N_CARDS] = 1
     _recount(st, t, k, h)
     st.hand[t, k, h, HF_SPLIT] = 1
@@ -461,24 +559,24 @@ def _split(st, cfg, t, k, h):
         _copy_hand(st, t, k, j, j + 1)
     new = h + 1
     _clear_hand(st, t, k, new)
-    st.cards[t, k, new, 0] = moved
-    st.public[t, k, new, 0] = 1
+    st.hand[t, k, new, HF_CARDS + 0] = moved
+    st.hand[t, k, new, _public_at(st, 0)] = 1
     st.hand[t, k, new, HF_N_CARDS] = 1
     _recount(st, t, k, new)
     st.hand[t, k, new, HF_STAKE] = st.hand[t, k, h, HF_INITIAL]
     st.hand[t, k, new, HF_INITIAL] = st.hand[t, k, h, HF_INITIAL]
     st.hand[t, k, new, HF_SPLIT] = 1
     st.seat[t, k, SE_N_HANDS] += 1
-    if not st.public[t, k, h, 0]:
-        st.public[t, k, h, 0] = 1
-        _see(st, t, st.cards[t, k, h, 0])
+    if not st.hand[t, k, h, _public_at(st, 0)]:
+        st.hand[t, k, h, _public_at(st, 0)] = 1
+        _see(st, t, st.hand[t, k, h, HF_CARDS + 0])
     if not moved_public:
         _see(st, t, moved)
     _deal(st, cfg, t, k, h, np.int64(0))
     _deal(st, cfg, t, k, new, np.int64(0))
 
 
-@njit(cache=True)
+@hot
 def _player_draw(st, rt, cfg, t, k, h, face_up):
     """PontoonGame._player_draw: a card; a bust pays at once and goes under the pack."""
     _deal(st, cfg, t, k, h, face_up)
@@ -495,7 +593,7 @@ def _player_draw(st, rt, cfg, t, k, h, face_up):
 # ---------------------------------------------------------------------------------------- the round
 
 
-@njit(cache=True)
+@hot
 def _change_banker(st, cfg, t, seat):
     st.tab[t, TB_BANKER] = seat
     st.tab[t, TB_DEALER_ROUNDS] = 0
@@ -503,27 +601,24 @@ def _change_banker(st, cfg, t, seat):
         _shuffle_and_cut(st, cfg, t)
 
 
-@njit(cache=True)
-def _pontoon_candidates(st, rt, cfg, t, out):
-    """Players whose unsplit pontoon passes the bank, in priority order; returns how many."""
+@hot
+def _first_pontoon_candidate(st, rt, cfg, t):
+    """The first player whose unsplit pontoon passes the bank, in turn order (-1: none)."""
     if st.tab[t, TB_BANKER_NATURAL]:
-        return 0
-    n = 0
+        return -1
     for k in range(cfg[tb.C_PLAYERS]):
         if st.seat[t, k, SE_N_HANDS] == 1 and not st.hand[t, k, 0, HF_SPLIT] and is_natural(st, rt, t, k, np.int64(0)):
-            out[n] = player_seat(st, cfg, t, k)
-            n += 1
-    return n
+            return player_seat(st, cfg, t, k)
+    return -1
 
 
-@njit(cache=True)
+@hot
 def _next_banker(st, rt, cfg, t):
     mode = cfg[tb.C_BANK_PASSING]
     banker = st.tab[t, TB_BANKER]
     if mode == tb.PASS_PONTOON:
-        found = np.empty(cfg[tb.C_SEATS], dtype=np.int64)
-        n = _pontoon_candidates(st, rt, cfg, t, found)
-        return found[0] if n > 0 else banker
+        first = _first_pontoon_candidate(st, rt, cfg, t)
+        return first if first >= 0 else banker
     if mode == tb.PASS_HOLDER:
         return st.seat[t, 0, SE_HOLDERS] if st.tab[t, TB_N_HOLDERS] > 0 else banker
     if mode == tb.PASS_ROTATE:
@@ -537,7 +632,7 @@ def _next_banker(st, rt, cfg, t):
     return banker
 
 
-@njit(cache=True)
+@hot
 def _step_included(cfg, step):
     if step == ST_STAKES_BEFORE:
         return cfg[tb.C_STAKE_BEFORE] != 0
@@ -548,7 +643,7 @@ def _step_included(cfg, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_seat(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -562,7 +657,7 @@ def _step_seat(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_stakes(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -581,7 +676,7 @@ def _step_stakes(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_deal(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -593,7 +688,7 @@ def _step_deal(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_banker_double(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -606,7 +701,7 @@ def _step_banker_double(st, rt, cfg, t, step):
     return False
 
 
-@njit(cache=True)
+@hot
 def _step_naturals(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -630,7 +725,8 @@ def _step_naturals(st, rt, cfg, t, step):
         st.hand[t, B, 0, HF_DONE] = 1
         for k in range(P):
             nat = 1 if is_natural(st, rt, t, k, np.int64(0)) else 0
-            _settle(st, cfg, t, k, np.int64(0), rt.banker_natural[nat] * st.hand[t, k, 0, HF_STAKE])
+            multiple = _rt1(rt, tb.RT_BANKER_NATURAL, nat)
+            _settle(st, cfg, t, k, np.int64(0), multiple * st.hand[t, k, 0, HF_STAKE])
             st.hand[t, k, 0, HF_DONE] = 1
         return True
     paid = cfg[tb.C_NATURAL_PAID]
@@ -641,7 +737,7 @@ def _step_naturals(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_player_turns(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -651,7 +747,7 @@ def _step_player_turns(st, rt, cfg, t, step):
             h = st.seat[t, k, SE_ACTIVE]
             if not st.hand[t, k, h, HF_DONE]:
                 total, soft = hand_total(st, rt, t, k, h)
-                if rt.player_stops[total, 1 if soft else 0, st.hand[t, k, h, HF_N_CARDS]]:
+                if (_rt3(rt, tb.RT_PLAYER_STOPS, total, (1 if soft else 0), st.hand[t, k, h, HF_N_CARDS]) != 0):
                     st.hand[t, k, h, HF_DONE] = 1
             if not st.hand[t, k, h, HF_DONE]:
                 st.tab[t, TB_PHASE] = PH_PLAYER_TURN
@@ -661,7 +757,7 @@ def _step_player_turns(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_reveal_banker(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -679,7 +775,7 @@ def _step_reveal_banker(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_banker_turn(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -687,7 +783,7 @@ def _step_banker_turn(st, rt, cfg, t, step):
         h = st.tab[t, TB_BANKER_ACTIVE]
         if not st.hand[t, B, h, HF_DONE]:
             total, _ = hand_total(st, rt, t, B, h)
-            if rt.banker_stops[total, st.hand[t, B, h, HF_N_CARDS]]:
+            if (_rt2(rt, tb.RT_BANKER_STOPS, total, st.hand[t, B, h, HF_N_CARDS]) != 0):
                 st.hand[t, B, h, HF_DONE] = 1
         if not st.hand[t, B, h, HF_DONE]:
             st.tab[t, TB_PHASE] = PH_BANKER_TURN
@@ -697,7 +793,7 @@ def _step_banker_turn(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def _step_settle(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -708,17 +804,33 @@ def _step_settle(st, rt, cfg, t, step):
             _reveal(st, t, k, h, np.int64(0))
             total, _ = hand_total(st, rt, t, k, h)
             split = 1 if st.hand[t, k, h, HF_SPLIT] else 0
-            pclass = rt.player_class[total, st.hand[t, k, h, HF_N_CARDS], split]
+            pclass = _rt3(rt, tb.RT_PLAYER_CLASS, total, st.hand[t, k, h, HF_N_CARDS], split)
             chips = 0
             for b in range(st.seat[t, B, SE_N_HANDS]):
                 btotal, _ = hand_total(st, rt, t, B, b)
-                bclass = rt.banker_class[btotal, st.hand[t, B, b, HF_N_CARDS]]
-                chips += rt.payout[pclass, total, split, bclass, btotal] * st.hand[t, k, h, HF_STAKE]
+                bclass = _rt2(rt, tb.RT_BANKER_CLASS, btotal, st.hand[t, B, b, HF_N_CARDS])
+                chips += _rt5(rt, tb.RT_PAYOUT, pclass, total, split, bclass, btotal) * st.hand[t, k, h, HF_STAKE]
             _settle(st, cfg, t, k, h, chips)
     return True
 
 
-@njit(cache=True)
+@hot
+def _offer_bank(st, rt, cfg, t, nxt):
+    """The bank is offered to ``nxt`` first, then to the other pontoon holders in order."""
+    st.seat[t, 0, SE_CANDIDATES] = nxt
+    m = 1
+    if not st.tab[t, TB_BANKER_NATURAL]:  # then every unsplit pontoon, in turn order
+        for k in range(cfg[tb.C_PLAYERS]):
+            if st.seat[t, k, SE_N_HANDS] == 1 and not st.hand[t, k, 0, HF_SPLIT] and is_natural(st, rt, t, k, np.int64(0)):
+                seat = player_seat(st, cfg, t, k)
+                if seat != nxt:
+                    st.seat[t, m, SE_CANDIDATES] = seat
+                    m += 1
+    st.tab[t, TB_N_CANDIDATES] = m
+    st.tab[t, TB_DEALER_ROUNDS] += 1
+
+
+@hot
 def _step_end_round(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -744,23 +856,14 @@ def _step_end_round(st, rt, cfg, t, step):
         _shuffle_and_cut(st, cfg, t)
     if nxt != old:
         if cfg[tb.C_TAKE_OVER_OPTIONAL]:
-            found = np.empty(cfg[tb.C_SEATS], dtype=np.int64)
-            n = _pontoon_candidates(st, rt, cfg, t, found)
-            st.seat[t, 0, SE_CANDIDATES] = nxt
-            m = 1
-            for i in range(n):
-                if found[i] != nxt:
-                    st.seat[t, m, SE_CANDIDATES] = found[i]
-                    m += 1
-            st.tab[t, TB_N_CANDIDATES] = m
-            st.tab[t, TB_DEALER_ROUNDS] += 1
+            _offer_bank(st, rt, cfg, t, nxt)
         else:
             _change_banker(st, cfg, t, nxt)
     else:
         st.tab[t, TB_DEALER_ROUNDS] += 1
     return True
 
-@njit(cache=True)
+@hot
 def _step_take_bank(st, rt, cfg, t, step):
     if not st.tab[t, TB_TAKE_STEP] or st.tab[t, TB_N_CANDIDATES] == 0:
         return True
@@ -768,7 +871,7 @@ def _step_take_bank(st, rt, cfg, t, step):
     return False
 
 
-@njit(cache=True)
+@hot
 def _step(st, rt, cfg, t, step):
     """One automatic step; False when it stops at a decision."""
     if step == ST_TAKE_BANK:
@@ -796,7 +899,7 @@ def _step(st, rt, cfg, t, step):
     return True
 
 
-@njit(cache=True)
+@hot
 def run_steps(st, rt, cfg, t):
     """PontoonGame._run: automatic steps until a decision is needed or the round is over."""
     while st.tab[t, TB_STEP] < ST_DONE:
@@ -811,7 +914,7 @@ def run_steps(st, rt, cfg, t):
     st.tab[t, TB_PHASE] = PH_OVER
 
 
-@njit(cache=True)
+@hot
 def new_round(st, rt, cfg, t):
     """PontoonGame.new_round (without a stacked deck: see :func:`stack_pack`)."""
     st.tab[t, TB_ROUND_INDEX] += 1
@@ -835,7 +938,7 @@ def new_round(st, rt, cfg, t):
 # ---------------------------------------------------------------------------------------- decisions
 
 
-@njit(cache=True)
+@hot
 def buy_limits(buy_mode, initial, last_buy):
     """legality.buy_limits re-expressed (a formula over chips; pinned by a differential test)."""
     if buy_mode == tb.BUY_PAGAT:
@@ -843,7 +946,7 @@ def buy_limits(buy_mode, initial, last_buy):
     return 1, initial
 
 
-@njit(cache=True)
+@hot
 def legal(st, rt, cfg, t, kinds, lows, highs):
     """The legal actions now, in PontoonGame.legal_actions order; returns how many."""
     phase = st.tab[t, TB_PHASE]
@@ -864,10 +967,13 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
         total, soft = hand_total(st, rt, t, k, h)
         n = st.hand[t, k, h, HF_N_CARDS]
         pair = 0
-        if n == 2 and rt.pair[_rank(st.cards[t, k, h, 0]), _rank(st.cards[t, k, h, 1])]:
+        if n == 2 and _splits(rt, st.hand[t, k, h, HF_CARDS], st.hand[t, k, h, HF_CARDS + 1]):
             pair = 1
-        bits = rt.moves[total, 1 if soft else 0, n, 1 if st.hand[t, k, h, HF_TWISTED] else 0,
-                        1 if st.hand[t, k, h, HF_DOUBLED] else 0, 1 if st.hand[t, k, h, HF_BUYS] > 0 else 0, pair, st.seat[t, k, SE_N_HANDS]]
+        bits = _rt8(
+            rt, tb.RT_MOVES, total, 1 if soft else 0, n, 1 if st.hand[t, k, h, HF_TWISTED] else 0,
+            1 if st.hand[t, k, h, HF_DOUBLED] else 0, 1 if st.hand[t, k, h, HF_BUYS] > 0 else 0, pair,
+            st.seat[t, k, SE_N_HANDS],
+        )
         m = 0
         for i in range(5):
             if bits & (1 << i):
@@ -885,7 +991,7 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
         B = cfg[tb.C_PLAYERS]
         if cfg[tb.C_DEALER_HS17]:
             total, soft = hand_total(st, rt, t, B, h)
-            kinds[0] = K_DRAW if rt.dealer_draws[total, 1 if soft else 0] else K_STAND
+            kinds[0] = K_DRAW if (_rt2(rt, tb.RT_DEALER_DRAWS, total, (1 if soft else 0)) != 0) else K_STAND
             lows[0], highs[0] = 0, 0
             return 1
         kinds[0], lows[0], highs[0] = K_STAND, 0, 0
@@ -894,7 +1000,7 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
     return 0
 
 
-@njit(cache=True)
+@hot
 def apply_action(st, rt, cfg, t, kind, amount):
     """Apply a legal action for the seat to act and play on to the next decision."""
     phase = st.tab[t, TB_PHASE]
@@ -951,7 +1057,7 @@ def apply_action(st, rt, cfg, t, kind, amount):
 # ---------------------------------------------------------------------------------------- native seats
 
 
-@njit(cache=True)
+@hot
 def _find(kinds, n, kind):
     for i in range(n):
         if kinds[i] == kind:
@@ -959,7 +1065,7 @@ def _find(kinds, n, kind):
     return -1
 
 
-@njit(cache=True)
+@hot
 def _sized(low, high, choice):
     """agents.scripted.sized: min, max or a number of chips clamped into the range."""
     if choice == AMOUNT_MIN:
@@ -969,31 +1075,31 @@ def _sized(low, high, choice):
     return min(max(choice, low), high)
 
 
-@njit(cache=True)
+@hot
 def _known_total(st, rt, t, k, h, visible):
     """Total and softness of the cards of a hand a seat can see (public or among the first ``visible``)."""
     pips = 0
     ace = 0
     for c in range(st.hand[t, k, h, HF_N_CARDS]):
-        if st.public[t, k, h, c] or c < visible:
-            v = _value(st.cards[t, k, h, c])
+        if st.hand[t, k, h, _public_at(st, c)] or c < visible:
+            v = _value(st.hand[t, k, h, HF_CARDS + c])
             pips += v
             if v == 1:
                 ace = 1
-    return rt.total[pips, ace], rt.soft[pips, ace]
+    return _rt2(rt, tb.RT_TOTAL, pips, ace), (_rt2(rt, tb.RT_SOFT, pips, ace) != 0)
 
 
-@njit(cache=True)
+@hot
 def _pending_pairs(st, rt, t, k, h):
     count = 0
     for j in range(h + 1, st.seat[t, k, SE_N_HANDS]):
         if st.hand[t, k, j, HF_N_CARDS] == 2 and not st.hand[t, k, j, HF_DONE]:
-            if rt.pair[_rank(st.cards[t, k, j, 0]), _rank(st.cards[t, k, j, 1])]:
+            if _splits(rt, st.hand[t, k, j, HF_CARDS], st.hand[t, k, j, HF_CARDS + 1]):
                 count += 1
     return count
 
 
-@njit(cache=True)
+@hot
 def optimal_key(st, rt, cfg, t, opt_id, kinds, n):
     """The lookup key of the optimal player's move (everything solver.scripted_move reads)."""
     k = st.tab[t, TB_TURN]
@@ -1005,7 +1111,7 @@ def optimal_key(st, rt, cfg, t, opt_id, kinds, n):
             legal_bits |= 1 << i
     pair_value = 0
     if legal_bits & (1 << 3):
-        pair_value = _value(st.cards[t, k, h, 0])
+        pair_value = _value(st.hand[t, k, h, HF_CARDS + 0])
     small = (
         total
         | ((1 if soft else 0) << 6)
@@ -1023,9 +1129,20 @@ def optimal_key(st, rt, cfg, t, opt_id, kinds, n):
     return (np.int64(small), np.int64(st.hand[t, k, h, HF_INITIAL]), np.int64(st.hand[t, k, h, HF_LAST_BUY]), np.int64(st.hand[t, k, h, HF_STAKE]))
 
 
-@njit(cache=True)
-def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
-    """A native seat's decision: (kind, amount, ok); ok False when the optimal table lacks the key."""
+@hot
+def _has_move(kinds, n):
+    """Whether a hand move (stick, twist, buy, split, double) is among the ``n`` legal kinds."""
+    for i in range(n):
+        for j in range(5):
+            if kinds[i] == MOVE_KINDS[j]:
+                return True
+    return False
+
+
+@hot
+def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, move):
+    """A native seat's decision: (kind, amount). ``move`` is the optimal table's entry for an
+    optimal player's move (looked up by :func:`play`, which holds the dictionary)."""
     kind = kinds[0]
     amount = lows[0]  # agents.scripted.first_legal: the fallback of every scripted policy
     policy = pol[p, P_KIND]
@@ -1034,40 +1151,30 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
     if policy == POL_RANDOM:
         S = cfg[tb.C_SEATS]
         i = bounded(st.seat_rng, t * S + seat, n)
-        return kinds[i], lows[i] + bounded(st.seat_rng, t * S + seat, highs[i] - lows[i] + 1), True
+        return kinds[i], lows[i] + bounded(st.seat_rng, t * S + seat, highs[i] - lows[i] + 1)
     if policy == POL_THRESHOLD or policy == POL_OPTIMAL:
         if phase == PH_TAKE_BANK:
-            return K_TAKE_BANK, 0, True
+            return K_TAKE_BANK, 0
         if phase == PH_STAKE:
             k = st.tab[t, TB_TURN]
             if policy == POL_OPTIMAL:
-                value = _value(st.cards[t, k, 0, 0]) if st.hand[t, k, 0, HF_N_CARDS] > 0 else 0
+                value = _value(st.hand[t, k, 0, HF_CARDS + 0]) if st.hand[t, k, 0, HF_N_CARDS] > 0 else 0
                 high = pol[p, P_OPT_STAKE + value] == 1
-                return K_STAKE, highs[0] if high else lows[0], True
+                return K_STAKE, highs[0] if high else lows[0]
             bet = pol[p, P_BET]
             if bet != BET_FIRST_CARD:
-                return K_STAKE, _sized(lows[0], highs[0], bet), True
+                return K_STAKE, _sized(lows[0], highs[0], bet)
             strong = False
             if st.hand[t, k, 0, HF_N_CARDS] > 0:
-                v = _value(st.cards[t, k, 0, 0])
+                v = _value(st.hand[t, k, 0, HF_CARDS + 0])
                 strong = v == 1 or v == 10
-            return K_STAKE, highs[0] if strong else lows[0], True
+            return K_STAKE, highs[0] if strong else lows[0]
         if phase == PH_PLAYER_TURN:
             k = st.tab[t, TB_TURN]
             h = st.seat[t, k, SE_ACTIVE]
             if policy == POL_OPTIMAL:
-                has_move = False
-                for i in range(n):
-                    for j in range(5):
-                        if kinds[i] == MOVE_KINDS[j]:
-                            has_move = True
-                if not has_move:
-                    return kind, amount, True
-                key = optimal_key(st, rt, cfg, t, pol[p, P_OPT_ID], kinds, n)
-                if key not in optimal:
-                    miss[t, 0], miss[t, 1], miss[t, 2], miss[t, 3] = key
-                    return kind, amount, False
-                move = optimal[key]
+                if move < 0:  # no move among the legal actions: nothing was looked up
+                    return kind, amount
                 if move == OPT_STICK:
                     want = K_STICK
                 elif move == OPT_TWIST:
@@ -1075,68 +1182,74 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss):
                 elif move == OPT_BUY_MIN or move == OPT_BUY_MAX:
                     i = _find(kinds, n, np.int64(K_BUY))
                     if i < 0:
-                        return kind, amount, True
-                    return K_BUY, lows[i] if move == OPT_BUY_MIN else highs[i], True
+                        return kind, amount
+                    return K_BUY, lows[i] if move == OPT_BUY_MIN else highs[i]
                 elif move == OPT_DOUBLE:
                     want = K_DOUBLE
                 else:
                     want = K_SPLIT
                 if _find(kinds, n, want) >= 0:
-                    return want, 0, True
-                return kind, amount, True
+                    return want, 0
+                return kind, amount
             total, soft = hand_total(st, rt, t, k, h)
             count = st.hand[t, k, h, HF_N_CARDS]
             if _find(kinds, n, np.int64(K_SPLIT)) >= 0 and count == 2:
-                if pol[p, P_SPLIT_RANKS] & (1 << _rank(st.cards[t, k, h, 0])):
-                    return K_SPLIT, 0, True
+                if pol[p, P_SPLIT_RANKS] & (1 << _rank(st.hand[t, k, h, HF_CARDS + 0])):
+                    return K_SPLIT, 0
             if _find(kinds, n, np.int64(K_DOUBLE)) >= 0 and count == 2 and not soft:
                 if pol[p, P_DOUBLE_ON] & (np.int64(1) << total):
-                    return K_DOUBLE, 0, True
+                    return K_DOUBLE, 0
             target = pol[p, P_SOFT_STICK] if soft else pol[p, P_STICK]
             if total >= target and _find(kinds, n, np.int64(K_STICK)) >= 0:
-                return K_STICK, 0, True
+                return K_STICK, 0
             i = _find(kinds, n, np.int64(K_BUY))
             if i >= 0 and total <= pol[p, P_BUY_AT]:
-                return K_BUY, _sized(lows[i], highs[i], pol[p, P_BUY_AMOUNT]), True
+                return K_BUY, _sized(lows[i], highs[i], pol[p, P_BUY_AMOUNT])
             if _find(kinds, n, np.int64(K_TWIST)) >= 0:
-                return K_TWIST, 0, True
+                return K_TWIST, 0
             if _find(kinds, n, np.int64(K_STICK)) >= 0:
-                return K_STICK, 0, True
-        return kind, amount, True
+                return K_STICK, 0
+        return kind, amount
     # banker_threshold and casino_dealer
     if phase == PH_BANKER_TURN:
         if n == 1:
-            return kind, amount, True
+            return kind, amount
         B = cfg[tb.C_PLAYERS]
         total, soft = _known_total(st, rt, t, B, st.tab[t, TB_BANKER_ACTIVE], st.tab[t, TB_LOOKED])
         if policy == POL_CASINO_DEALER:
-            draws = rt.dealer_draws[total, 1 if soft else 0]
+            draws = (_rt2(rt, tb.RT_DEALER_DRAWS, total, (1 if soft else 0)) != 0)
         else:
             draws = total < pol[p, P_STAND]
         want = K_DRAW if draws else K_STAND
         if _find(kinds, n, want) >= 0:
-            return want, 0, True
-        return kind, amount, True
+            return want, 0
+        return kind, amount
     if phase == PH_BANKER_DOUBLE:
         B = cfg[tb.C_PLAYERS]
-        if pol[p, P_DOUBLE_ACE] and st.hand[t, B, 0, HF_N_CARDS] > 0 and (st.public[t, B, 0, 0] or st.tab[t, TB_LOOKED] > 0):
-            if _rank(st.cards[t, B, 0, 0]) == 0:
-                return K_DOUBLE_STAKES, 0, True
-        return K_NO_DOUBLE, 0, True
-    return kind, amount, True
+        if pol[p, P_DOUBLE_ACE] and st.hand[t, B, 0, HF_N_CARDS] > 0 and (st.hand[t, B, 0, _public_at(st, 0)] or st.tab[t, TB_LOOKED] > 0):
+            if _rank(st.hand[t, B, 0, HF_CARDS + 0]) == 0:
+                return K_DOUBLE_STAKES, 0
+        return K_NO_DOUBLE, 0
+    return kind, amount
 
 
-@njit(cache=True)
+@hot
 def is_banker_phase(phase):
     return phase == PH_BANKER_DOUBLE or phase == PH_BANKER_TURN
 
 
-@njit(cache=True)
-def play(st, rt, cfg, t, pol, seat_pol, optimal, miss, need):
-    """Let native seats decide until an external seat is to act or the round is over."""
-    kinds = np.empty(MAX_LEGAL, dtype=np.int64)
-    lows = np.empty(MAX_LEGAL, dtype=np.int64)
-    highs = np.empty(MAX_LEGAL, dtype=np.int64)
+@hot
+def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
+    """Let native seats decide until an external seat is to act, an optimal player needs its move
+    looked up (``NEED_LOOKUP``, the key in ``miss[t, :4]``), or the round is over.
+
+    The optimal table is a dictionary, which compiled code can only touch with reference counting,
+    so the lookup is left to :func:`play_looked_up`; this loop stays free of it. ``scratch`` holds
+    the legal actions (three rows of ``MAX_LEGAL``).
+    """
+    kinds = scratch[0]
+    lows = scratch[1]
+    highs = scratch[2]
     while st.tab[t, TB_PHASE] != PH_OVER:
         if st.tab[t, TB_ERROR]:
             need[t] = NEED_ERROR
@@ -1147,21 +1260,42 @@ def play(st, rt, cfg, t, pol, seat_pol, optimal, miss, need):
             need[t] = NEED_CALLBACK
             return
         n = legal(st, rt, cfg, t, kinds, lows, highs)
-        kind, amount, ok = decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, optimal, miss)
-        if not ok:
-            need[t] = NEED_MISS
-            return
+        move = -1
+        if pol[p, P_KIND] == POL_OPTIMAL and st.tab[t, TB_PHASE] == PH_PLAYER_TURN and _has_move(kinds, n):
+            if miss[t, MISS_MOVE] == 0:
+                key = optimal_key(st, rt, cfg, t, pol[p, P_OPT_ID], kinds, n)
+                miss[t, 0], miss[t, 1], miss[t, 2], miss[t, 3] = key
+                need[t] = NEED_LOOKUP
+                return
+            move = miss[t, MISS_MOVE] - 1
+            miss[t, MISS_MOVE] = 0
+        kind, amount = decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, move)
         apply_action(st, rt, cfg, t, kind, amount)
     need[t] = NEED_ERROR if st.tab[t, TB_ERROR] else NEED_NONE
 
 
 @njit(cache=True)
-def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need):
-    for i in range(idx.size):
-        play(st, rt, cfg, idx[i], pol, seat_pol, optimal, miss, need)
+def play_looked_up(st, rt, cfg, t, pol, seat_pol, optimal, miss, need, scratch):
+    """:func:`play`, answering its optimal-table lookups (``NEED_MISS`` where the table lacks a key)."""
+    while True:
+        play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
+        if need[t] != NEED_LOOKUP:
+            return
+        key = (miss[t, 0], miss[t, 1], miss[t, 2], miss[t, 3])
+        if key not in optimal:
+            need[t] = NEED_MISS
+            return
+        miss[t, MISS_MOVE] = optimal[key] + 1
 
 
 @njit(cache=True)
+def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need):
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+    for i in range(idx.size):
+        play_looked_up(st, rt, cfg, idx[i], pol, seat_pol, optimal, miss, need, scratch)
+
+
+@hot
 def new_rounds(st, rt, cfg, idx, orders, stacked):
     """Start a round at each table of ``idx`` (from ``orders[i]`` where ``stacked``)."""
     for i in range(idx.size):
@@ -1171,19 +1305,19 @@ def new_rounds(st, rt, cfg, idx, orders, stacked):
         new_round(st, rt, cfg, t)
 
 
-@njit(cache=True)
+@hot
 def legal_tables(st, rt, cfg, idx, n_legal, kinds, lows, highs):
     for i in range(idx.size):
         n_legal[i] = legal(st, rt, cfg, idx[i], kinds[i], lows[i], highs[i])
 
 
-@njit(cache=True)
+@hot
 def apply_tables(st, rt, cfg, idx, kinds, amounts):
     for i in range(idx.size):
         apply_action(st, rt, cfg, idx[i], kinds[i], amounts[i])
 
 
-@njit(cache=True)
+@hot
 def current_seats(st, cfg, idx, out):
     for i in range(idx.size):
         out[i] = current_seat(st, cfg, idx[i])
@@ -1192,7 +1326,7 @@ def current_seats(st, cfg, idx, out):
 # ---------------------------------------------------------------------------------------- action ids
 
 
-@njit(cache=True)
+@hot
 def _py_round(x):
     """Python's round(float) -> int: to the nearest integer, ties to even."""
     r = np.floor(x)
@@ -1202,7 +1336,7 @@ def _py_round(x):
     return int(r)
 
 
-@njit(cache=True)
+@hot
 def _resolve(level_type, level, low, high):
     """encoding.resolve_amount: 1 chips, 2 min, 3 max, 4 a fraction of the range."""
     if level_type == 2:
@@ -1214,13 +1348,11 @@ def _resolve(level_type, level, low, high):
     return min(max(np.int64(level), low), high)
 
 
-@njit(cache=True)
+@hot
 def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amounts):
     """ActionTable.legal_ids: every legal id and its amount (of equal amounts the first id wins)."""
     mask[:] = False
-    used = np.empty(slot_kind.size, dtype=np.int64)
     for i in range(n):
-        n_used = 0
         for a in range(slot_kind.size):
             if slot_kind[a] != kinds[i]:
                 continue
@@ -1228,13 +1360,11 @@ def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amo
             if slot_type[a] != 0:
                 amount = _resolve(slot_type[a], slot_level[a], lows[i], highs[i])
             dup = False
-            for u in range(n_used):
-                if used[u] == amount:
+            for b in range(a):  # an earlier id of this kind already gives this amount
+                if mask[b] and slot_kind[b] == kinds[i] and amounts[b] == amount:
                     dup = True
             if dup:
                 continue
-            used[n_used] = amount
-            n_used += 1
             mask[a] = True
             amounts[a] = amount
 
@@ -1256,13 +1386,13 @@ def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amo
 F_CHIPS, F_SEEN, F_PACK, F_CARDS, F_BALANCE_UNIT, F_N = range(6)
 
 
-@njit(cache=True)
+@hot
 def _squash(chips, unit):
     x = chips / unit
     return x / (1.0 + abs(x))
 
 
-@njit(cache=True)
+@hot
 def _write_hand_cards(st, t, k, h, sees_all, visible, out, ranks_at, acc_others):
     """Rank counts of the visible cards (to ``out[ranks_at:]`` and/or the others' sum); returns
     (visible count, pips, ace)."""
@@ -1270,8 +1400,8 @@ def _write_hand_cards(st, t, k, h, sees_all, visible, out, ranks_at, acc_others)
     pips = 0
     ace = 0
     for c in range(st.hand[t, k, h, HF_N_CARDS]):
-        if sees_all or st.public[t, k, h, c] or c < visible:
-            card = st.cards[t, k, h, c]
+        if sees_all or st.hand[t, k, h, _public_at(st, c)] or c < visible:
+            card = st.hand[t, k, h, HF_CARDS + c]
             known += 1
             v = _value(card)
             pips += v
@@ -1284,7 +1414,7 @@ def _write_hand_cards(st, t, k, h, sees_all, visible, out, ranks_at, acc_others)
     return known, pips, ace
 
 
-@njit(cache=True)
+@hot
 def encode(st, rt, cfg, fs, lay, high, t, seat, out):
     """ObservationEncoder.encode(observe(game, seat)) for table ``t``, into ``out`` (float32)."""
     out[:] = 0.0
@@ -1309,7 +1439,7 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
     out[T + lay[L_TO_ACT]] = 1.0 if to_act else 0.0
     out[T + lay[L_DOUBLED]] = 1.0 if st.tab[t, TB_STAKES_DOUBLED] else 0.0
     for r in range(13):
-        out[T + lay[L_SEEN] + r] = st.seen[t, r] * fs[F_SEEN]
+        out[T + lay[L_SEEN] + r] = st.tab[t, TB_SEEN + r] * fs[F_SEEN]
     out[T + lay[L_PACK]] = st.tab[t, TB_SIZE] * fs[F_PACK]
     out[T + lay[L_BALANCE]] = _squash(st.seat[t, seat, SE_BALANCE], unit)
     looked = st.tab[t, TB_LOOKED]
@@ -1330,8 +1460,8 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
             out[base + lay[L_O_ACTIVE]] = 1.0 if (to_act and h == active) else 0.0
             out[base + lay[L_O_HIDDEN]] = (n - known) / 2.0
             out[base + lay[L_O_NCARDS]] = n * fs[F_CARDS]
-            out[base + lay[L_O_TOTAL]] = rt.total[pips, ace] / 21.0
-            out[base + lay[L_O_SOFT]] = 1.0 if rt.soft[pips, ace] else 0.0
+            out[base + lay[L_O_TOTAL]] = _rt2(rt, tb.RT_TOTAL, pips, ace) / 21.0
+            out[base + lay[L_O_SOFT]] = 1.0 if (_rt2(rt, tb.RT_SOFT, pips, ace) != 0) else 0.0
             out[base + lay[L_O_STAKE]] = st.hand[t, own_slot, h, HF_STAKE] * chips
             out[base + lay[L_O_INITIAL]] = st.hand[t, own_slot, h, HF_INITIAL] * chips
             out[base + lay[L_O_LAST_BUY]] = st.hand[t, own_slot, h, HF_LAST_BUY] * chips
@@ -1352,8 +1482,8 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
             out[base + lay[L_B_PRESENT]] = 1.0
             out[base + lay[L_B_HIDDEN]] = (n - known) / 2.0
             out[base + lay[L_B_NCARDS]] = n * fs[F_CARDS]
-            out[base + lay[L_B_TOTAL]] = rt.total[pips, ace] / 21.0
-            out[base + lay[L_B_SOFT]] = 1.0 if rt.soft[pips, ace] else 0.0
+            out[base + lay[L_B_TOTAL]] = _rt2(rt, tb.RT_TOTAL, pips, ace) / 21.0
+            out[base + lay[L_B_SOFT]] = 1.0 if (_rt2(rt, tb.RT_SOFT, pips, ace) != 0) else 0.0
             out[base + lay[L_B_SPLIT]] = 1.0 if st.hand[t, B, h, HF_SPLIT] else 0.0
             out[base + lay[L_B_DONE]] = 1.0 if st.hand[t, B, h, HF_DONE] else 0.0
     for other in range(S):
@@ -1377,8 +1507,8 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
             out[hb + lay[L_H_PRESENT]] = 1.0
             out[hb + lay[L_H_NCARDS]] = n * fs[F_CARDS]
             out[hb + lay[L_H_KNOWN]] = known * fs[F_CARDS]
-            out[hb + lay[L_H_TOTAL]] = rt.total[pips, ace] / 21.0
-            out[hb + lay[L_H_SOFT]] = 1.0 if rt.soft[pips, ace] else 0.0
+            out[hb + lay[L_H_TOTAL]] = _rt2(rt, tb.RT_TOTAL, pips, ace) / 21.0
+            out[hb + lay[L_H_SOFT]] = 1.0 if (_rt2(rt, tb.RT_SOFT, pips, ace) != 0) else 0.0
             out[hb + lay[L_H_STAKE]] = st.hand[t, pk, h, HF_STAKE] * chips
             out[hb + lay[L_H_BUYS]] = st.hand[t, pk, h, HF_BUYS] / 3.0
             out[hb + lay[L_H_TWISTED]] = 1.0 if st.hand[t, pk, h, HF_TWISTED] else 0.0
@@ -1391,13 +1521,13 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
             out[i] = high[i]
 
 
-@njit(cache=True)
+@hot
 def encode_tables(st, rt, cfg, fs, lay, high, idx, seats, out):
     for i in range(idx.size):
         encode(st, rt, cfg, fs, lay, high, idx[i], seats[i], out[i])
 
 
-@njit(cache=True)
+@hot
 def mask_tables(n, kinds, lows, highs, slot_kind, slot_type, slot_level, mask, amounts):
     for i in range(n.size):
         legal_ids(kinds[i], lows[i], highs[i], n[i], slot_kind, slot_type, slot_level, mask[i], amounts[i])
@@ -1407,7 +1537,7 @@ def mask_tables(n, kinds, lows, highs, slot_kind, slot_type, slot_level, mask, a
 # PontoonEnv's episode logic (reset, _advance, _start_round, _draw_learner_seat), per table.
 
 
-@njit(cache=True)
+@hot
 def _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t):
     S = cfg[tb.C_SEATS]
     if ecfg[E_ROLE_BANKER]:
@@ -1432,7 +1562,7 @@ def _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t):
     seat_pol[t, ep.learner[t], 1] = -1
 
 
-@njit(cache=True)
+@hot
 def _fresh(st, ep, cfg, ecfg, t):
     fresh_table(st, cfg, t, ecfg[E_SEED], ep.generation[t])
     ep.env_rng[t] = stream_seed(ecfg[E_SEED], np.int64(STREAM_ENV), t, ep.generation[t])
@@ -1440,13 +1570,13 @@ def _fresh(st, ep, cfg, ecfg, t):
     ep.rounds_played[t] = 0
 
 
-@njit(cache=True)
+@hot
 def _start_round(st, rt, cfg, ep, t):
     ep.rounds_played[t] += 1
     new_round(st, rt, cfg, t)
 
 
-@njit(cache=True)
+@hot
 def _pay_out(st, ep, t):
     """The learner's chips since the last payout become this step's reward."""
     balance = st.seat[t, ep.learner[t], SE_BALANCE]
@@ -1458,7 +1588,7 @@ def _pay_out(st, ep, t):
 def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t):
     """Play on until the learner decides, an external seat decides, or the episode ends."""
     while True:
-        play(st, rt, cfg, t, pol, seat_pol, optimal, miss, need)
+        play_looked_up(st, rt, cfg, t, pol, seat_pol, optimal, miss, need, np.empty((3, MAX_LEGAL), dtype=np.int64))
         if need[t] == NEED_MISS or need[t] == NEED_ERROR:
             return
         learner = ep.learner[t]
@@ -1577,7 +1707,7 @@ def masks_at(st, rt, cfg, idx, slot_kind, slot_type, slot_level, mask, amounts):
         legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[i], amounts[i])
 
 
-@njit(cache=True)
+@hot
 def random_legal_ids(mask, state, out):
     """A uniformly random legal id per row (for benchmarks and smoke tests)."""
     for i in range(mask.shape[0]):

@@ -6,11 +6,16 @@ slots ``0 .. P-1`` are the players in turn order from the round's banker's left 
 same order as the reference engine. The pack is a circular buffer (``pack``, ``TB_HEAD``,
 ``TB_SIZE``) with the used pile beside it (``discards``).
 
-The fields live in a handful of arrays indexed by field constants rather than one array per field:
-the compiled functions then take ten arrays, not fifty, which keeps numba's compile time short
-(one integer type throughout, so that no function is compiled twice for two argument types).
-Python code reads them through the named views of :class:`TableState` (``state.phase``,
-``state.balance``, ``state.n_cards`` ...).
+The fields live in five arrays indexed by field constants rather than one array per field. Every
+compiled call that is not inlined copies each array argument (pointer, shape and strides) onto
+the stack, so the number of arrays is what a call costs: with ten state arrays and eleven rule
+tables a call cost about 65 ns, measured, more than the work of most calls. So the per-table
+scalars, the seen-rank counts, the pack and the used pile share one row per table (``tab``), and
+a hand's fields, its cards and which of them lie face up share one row per hand (``hand``); the
+rule tables are one flat array (:func:`pontoon_env.batched.tables.flatten`). One integer type
+throughout, so that no function is compiled twice for two argument types. Python code reads the
+state through the named views of :class:`TableState` (``state.phase``, ``state.balance``,
+``state.n_cards``, ``state.cards``, ``state.pack`` ...), which are views into those arrays.
 """
 
 from __future__ import annotations
@@ -71,21 +76,58 @@ HF_SETTLED = 12
 HF_DECLARED = 13
 HF_RETURNED = 14
 HF_PAYOUT = 15
+HF_CARDS = len(HAND_FIELDS)
+"""A hand row holds its fields, then its ``C`` card codes, then ``C`` face-up flags."""
+TB_SEEN = len(TABLE_FIELDS)
+"""A table row holds its fields, the 13 seen-rank counts, the pack (``K`` slots), the used pile (``K``)."""
+TB_PACK = TB_SEEN + 13
 
 
 class TableState(NamedTuple):
     """N tables (see the module docstring); field views for Python code below."""
 
-    tab: np.ndarray  # int64 [N, len(TABLE_FIELDS)]
+    tab: np.ndarray  # int64 [N, TB_PACK + 2K]: fields, seen ranks, pack, used pile
     seat: np.ndarray  # int64 [N, S, len(SEAT_FIELDS)]
-    hand: np.ndarray  # int64 [N, S, H, len(HAND_FIELDS)]
-    cards: np.ndarray  # int64 [N, S, H, C]
-    public: np.ndarray  # int8 [N, S, H, C]: 1 where the card lies face up
-    pack: np.ndarray  # int64 [N, K]: circular buffer, top at TB_HEAD
-    discards: np.ndarray  # int64 [N, K]
-    seen: np.ndarray  # int64 [N, 13]: ranks shown since the last shuffle
+    hand: np.ndarray  # int64 [N, S, H, HF_CARDS + 2C]: fields, card codes, face-up flags
     rng: np.ndarray  # uint64 [N]: the pack's stream
     seat_rng: np.ndarray  # uint64 [N * S]: each seat's stream (random seats)
+
+    @property
+    def hand_cards(self) -> int:
+        """``C``: the card capacity of a hand."""
+        return (self.hand.shape[3] - HF_CARDS) // 2
+
+    @property
+    def pack_size(self) -> int:
+        """``K``: the cards of the pack."""
+        return (self.tab.shape[1] - TB_PACK) // 2
+
+    @property
+    def cards(self) -> np.ndarray:
+        """int64 [N, S, H, C]: the card codes of each hand."""
+        return self.hand[:, :, :, HF_CARDS:HF_CARDS + self.hand_cards]
+
+    @property
+    def public(self) -> np.ndarray:
+        """int64 [N, S, H, C]: 1 where the card lies face up."""
+        c = self.hand_cards
+        return self.hand[:, :, :, HF_CARDS + c:HF_CARDS + 2 * c]
+
+    @property
+    def pack(self) -> np.ndarray:
+        """int64 [N, K]: a circular buffer, the top at ``head``, ``size`` cards."""
+        return self.tab[:, TB_PACK:TB_PACK + self.pack_size]
+
+    @property
+    def discards(self) -> np.ndarray:
+        """int64 [N, K]: the used pile, ``n_discards`` cards."""
+        k = self.pack_size
+        return self.tab[:, TB_PACK + k:TB_PACK + 2 * k]
+
+    @property
+    def seen(self) -> np.ndarray:
+        """int64 [N, 13]: ranks shown since the last shuffle."""
+        return self.tab[:, TB_SEEN:TB_PACK]
 
     @property
     def phase(self) -> np.ndarray:
@@ -273,14 +315,9 @@ def new_state(n_tables: int, num_seats: int, hand_cards: int, pack_size: int, ma
     """Zeroed state for ``n_tables`` tables of ``num_seats`` seats (the kernel deals them)."""
     n, s, h = n_tables, num_seats, max_hands
     return TableState(
-        tab=np.zeros((n, len(TABLE_FIELDS)), dtype=np.int64),
+        tab=np.zeros((n, TB_PACK + 2 * pack_size), dtype=np.int64),
         seat=np.zeros((n, s, len(SEAT_FIELDS)), dtype=np.int64),
-        hand=np.zeros((n, s, h, len(HAND_FIELDS)), dtype=np.int64),
-        cards=np.zeros((n, s, h, hand_cards), dtype=np.int64),
-        public=np.zeros((n, s, h, hand_cards), dtype=np.int8),
-        pack=np.zeros((n, pack_size), dtype=np.int64),
-        discards=np.zeros((n, pack_size), dtype=np.int64),
-        seen=np.zeros((n, 13), dtype=np.int64),
+        hand=np.zeros((n, s, h, HF_CARDS + 2 * hand_cards), dtype=np.int64),
         rng=np.zeros(n, dtype=np.uint64),
         seat_rng=np.zeros(n * s, dtype=np.uint64),
     )

@@ -74,6 +74,38 @@ class RuleTables(NamedTuple):
     banker_natural: np.ndarray  # [player has a natural] -> multiple of the stake at the deal
 
 
+RT_TOTAL, RT_SOFT, RT_PLAYER_STOPS, RT_MOVES, RT_BANKER_STOPS, RT_DEALER_DRAWS, RT_PAIR, RT_PLAYER_CLASS, \
+    RT_BANKER_CLASS, RT_PAYOUT, RT_BANKER_NATURAL = range(11)
+"""Indices of the tables in :class:`RuleTables` order (what :func:`flatten` writes a header for)."""
+RT_HEADER = 10
+"""Header words per table in the flat array: the table's offset, then its strides (in elements)."""
+
+
+def flatten(tables: RuleTables) -> np.ndarray:
+    """The tables as one int64 array, which is what the compiled code takes.
+
+    One array instead of eleven because a compiled call copies every array argument's pointer,
+    shape and strides: eleven tables made each call copy about a hundred words (see
+    :mod:`pontoon_env.batched.state`). Table ``i`` starts at ``flat[flat[i * RT_HEADER]]`` and
+    its element ``[a, b, ...]`` sits at that offset plus ``a * flat[i * RT_HEADER + 1] + b *
+    flat[i * RT_HEADER + 2] + ...`` (C order).
+    """
+    header = np.zeros(len(tables) * RT_HEADER, dtype=np.int64)
+    parts = [header]
+    offset = header.size
+    for i, table in enumerate(tables):
+        if table.ndim >= RT_HEADER:
+            raise ValueError(f"rule table {RuleTables._fields[i]} has {table.ndim} axes (at most {RT_HEADER - 1})")
+        header[i * RT_HEADER] = offset
+        stride = 1
+        for axis in range(table.ndim - 1, -1, -1):
+            header[i * RT_HEADER + 1 + axis] = stride
+            stride *= table.shape[axis]
+        parts.append(np.ascontiguousarray(table, dtype=np.int64).ravel())
+        offset += table.size
+    return np.concatenate(parts)
+
+
 def native_problem(rules: Rules) -> str | None:
     """Why ``rules`` cannot be played by the batched engine (``None`` when they can)."""
     checks = (

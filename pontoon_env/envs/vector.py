@@ -173,7 +173,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         messages = {int(i): self._illegal_message(int(i), int(ids[i])) for i in np.flatnonzero(~legal_now)}
         valid = np.ones(self.num_envs, dtype=np.bool_)
         e = self.engine
-        kn.env_step_ids(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
+        kn.env_step_ids(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
                         e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level, valid)
         self._drive()
         invalid = ~valid
@@ -185,7 +185,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         finished = self.ep.rounds_finished > 0
         round_result = self.ep.round_result.copy()
         if ended.any():
-            kn.env_outputs(e.state, e.rt, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
+            kn.env_outputs(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
                            e.slot_level, self._obs, self._mask, ended, self._final)
             restart = np.flatnonzero(ended)
             self._begin(restart, invalid[restart] | (self.episode == "session"))
@@ -213,7 +213,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
 
     def _begin(self, idx: np.ndarray, fresh: np.ndarray) -> None:
         e = self.engine
-        kn.env_begin(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
+        kn.env_begin(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
                      e.miss, e.need, np.asarray(idx, dtype=np.int64), np.asarray(fresh, dtype=np.bool_))
         self._drive()
 
@@ -231,7 +231,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             missing = np.flatnonzero(e.need == kn.NEED_MISS)
             if missing.size:
                 e.solve_misses(missing)
-                kn.env_resume(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
+                kn.env_resume(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
                               e.optimal.moves, e.miss, e.need, missing.astype(np.int64))
                 continue
             waiting = np.flatnonzero(e.need == kn.NEED_CALLBACK)
@@ -246,14 +246,14 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
                     continue
                 tables = waiting[pick].astype(np.int64)
                 kinds, amounts = decide_batch(e, policy, tables, seats[pick], self._rngs)
-                kn.env_apply(e.state, e.rt, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
+                kn.env_apply(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
                              e.optimal.moves, e.miss, e.need, tables, kinds, amounts, False)
             if not np.isin(seats, [seat for seat, _ in self.callbacks]).any():
                 raise RuntimeError(f"table {int(waiting[0])}: seat {int(seats[0])} waits for a policy nobody drives")
 
     def _outputs(self, final: np.ndarray | None) -> None:
         e = self.engine
-        kn.env_outputs(e.state, e.rt, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
+        kn.env_outputs(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
                        e.slot_level, self._obs, self._mask, final, self._final)
 
     def _observation(self) -> Any:
