@@ -187,9 +187,8 @@ class BatchedEngine:
 
     def reset(self, tables: Any = None) -> None:
         """Fresh tables: a new shuffled pack from the next stream, zero chips, the bank at seat 0."""
-        for t in self._tables(tables):
-            kn.fresh_table(self.state, self.cfg, int(t), self.seed, int(self.generation[t]))
-            self.generation[t] += 1
+        idx = self._tables(tables)
+        kn.fresh_tables(self.state, self.cfg, idx, self.seed, self.generation)
 
     def new_round(self, tables: Any = None, orders: np.ndarray | Sequence[Sequence[Any]] | None = None) -> None:
         """Deal the next round at ``tables``; ``orders`` (one full pack order per table, top first)
@@ -224,11 +223,10 @@ class BatchedEngine:
                              dtype=np.int64) if rows else np.zeros((0, size), dtype=np.int64)
         if array.shape != (count, size):
             raise DeckError(f"orders: expected {count} full packs of {size} cards, got shape {array.shape}")
-        full = np.tile(np.arange(52), self.rules.decks)
-        full.sort()
-        for i in range(count):
-            if not np.array_equal(np.sort(array[i].astype(np.int64)), full):
-                raise DeckError(f"orders[{i}]: not a full pack of {self.rules.decks} deck(s)")
+        full = np.sort(np.tile(np.arange(52), self.rules.decks))
+        wrong = np.flatnonzero((np.sort(array, axis=1) != full[None, :]).any(axis=1))
+        if wrong.size:
+            raise DeckError(f"orders[{int(wrong[0])}]: not a full pack of {self.rules.decks} deck(s)")
         return array
 
     def play(self, tables: Any = None) -> np.ndarray:

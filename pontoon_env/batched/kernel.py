@@ -30,7 +30,7 @@ every call it does not inline, about 60 ns a call for the table state and the ru
 (measured), more than the work of most calls. A function compiled this way may not allocate, nor
 may anything it calls, so the shuffle and the cut work in place, the legal actions live in a
 scratch array the caller passes, and the optimal player's table, a dictionary (which needs the
-counts), is consulted outside the loop (:func:`play_looked_up`). Only the entry points that
+counts), is consulted between calls of the loop (:func:`answer_lookup`). Only the entry points that
 allocate their scratch keep ``njit(cache=True)``."""
 
 from pontoon_env.batched import tables as tb
@@ -460,6 +460,15 @@ def fresh_table(st, cfg, t, seed, generation):
     st.tab[t, TB_LOOKED] = 0
     st.tab[t, TB_ERROR] = 0
     st.seat[t, :, SE_N_HANDS] = 0
+
+
+@hot
+def fresh_tables(st, cfg, idx, seed, generation):
+    """:func:`fresh_table` at each table of ``idx``, from its next stream (``generation[t]`` counts up)."""
+    for i in range(idx.size):
+        t = idx[i]
+        fresh_table(st, cfg, t, seed, generation[t])
+        generation[t] += 1
 
 
 # ---------------------------------------------------------------------------------------- chips
@@ -1244,7 +1253,7 @@ def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
     looked up (``NEED_LOOKUP``, the key in ``miss[t, :4]``), or the round is over.
 
     The optimal table is a dictionary, which compiled code can only touch with reference counting,
-    so the lookup is left to :func:`play_looked_up`; this loop stays free of it. ``scratch`` holds
+    so the caller answers the lookup (:func:`answer_lookup`) and calls again; this loop stays free of it. ``scratch`` holds
     the legal actions (three rows of ``MAX_LEGAL``).
     """
     kinds = scratch[0]
@@ -1275,24 +1284,26 @@ def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
 
 
 @njit(cache=True)
-def play_looked_up(st, rt, cfg, t, pol, seat_pol, optimal, miss, need, scratch):
-    """:func:`play`, answering its optimal-table lookups (``NEED_MISS`` where the table lacks a key)."""
-    while True:
-        play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
-        if need[t] != NEED_LOOKUP:
-            return
-        key = (miss[t, 0], miss[t, 1], miss[t, 2], miss[t, 3])
-        if key not in optimal:
-            need[t] = NEED_MISS
-            return
-        miss[t, MISS_MOVE] = optimal[key] + 1
+def answer_lookup(optimal, miss, need, t):
+    """Answer a table's ``NEED_LOOKUP`` from the optimal table: the move goes to ``miss[t,
+    MISS_MOVE]`` for the loop to use when it resumes (True), or the table waits with
+    ``NEED_MISS`` for the key to be solved (False)."""
+    key = (miss[t, 0], miss[t, 1], miss[t, 2], miss[t, 3])
+    if key not in optimal:
+        need[t] = NEED_MISS
+        return False
+    miss[t, MISS_MOVE] = optimal[key] + 1
+    return True
 
 
 @njit(cache=True)
 def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need):
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
-        play_looked_up(st, rt, cfg, idx[i], pol, seat_pol, optimal, miss, need, scratch)
+        t = idx[i]
+        play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
 
 
 @hot
@@ -1584,12 +1595,13 @@ def _pay_out(st, ep, t):
     ep.mark[t] = balance
 
 
-@njit(cache=True)
-def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t):
-    """Play on until the learner decides, an external seat decides, or the episode ends."""
+@hot
+def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch):
+    """Play on until the learner decides, an external seat decides, the episode ends, or an optimal
+    player's move is to be looked up (``NEED_LOOKUP``: answer it and call again, see :func:`play`)."""
     while True:
-        play_looked_up(st, rt, cfg, t, pol, seat_pol, optimal, miss, need, np.empty((3, MAX_LEGAL), dtype=np.int64))
-        if need[t] == NEED_MISS or need[t] == NEED_ERROR:
+        play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
+        if need[t] == NEED_LOOKUP or need[t] == NEED_ERROR:
             return
         learner = ep.learner[t]
         if st.tab[t, TB_PHASE] != PH_OVER:
@@ -1636,6 +1648,7 @@ def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, ne
 @njit(cache=True)
 def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, fresh):
     """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
         t = idx[i]
         if fresh[i] or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
@@ -1646,26 +1659,35 @@ def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need
         ep.in_reset[t] = True
         ep.skipped[t] = 0
         _start_round(st, rt, cfg, ep, t)
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t)
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
 @njit(cache=True)
 def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, kinds, amounts, learner):
     """Apply one action per table (the learner's where ``learner``, else an external seat's) and play on."""
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
         t = idx[i]
         apply_action(st, rt, cfg, t, kinds[i], amounts[i])
         if learner:
             ep.acted[t] = True
             ep.in_reset[t] = False
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t)
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
 @njit(cache=True)
 def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx):
     """Play on at tables that paused for a missing optimal-table key (now solved)."""
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx[i])
+        t = idx[i]
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
 @njit(cache=True)
@@ -1678,6 +1700,7 @@ def env_step_ids(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, n
     highs = np.empty(MAX_LEGAL, dtype=np.int64)
     mask = np.empty(slot_kind.size, dtype=np.bool_)
     amounts = np.zeros(slot_kind.size, dtype=np.int64)
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for t in range(ids.size):
         ep.reward[t] = 0
         ep.terminated[t] = False
@@ -1693,7 +1716,9 @@ def env_step_ids(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, n
         apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
         ep.acted[t] = True
         ep.in_reset[t] = False
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t)
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
 @njit(cache=True)
