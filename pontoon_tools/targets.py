@@ -51,6 +51,10 @@ TARGETS: tuple[Target, ...] = (
     Target("pagat-banker-4", "banker", "pagat", ("--role", "banker", "--seats", "4"), opponent="threshold"),
     Target("pagat-banker-1-vs-optimal", "banker", "pagat", ("--role", "banker", "--seats", "1", "--opponents", "optimal"),
            opponent="optimal"),
+    Target("pagat-banker-2-vs-optimal", "banker", "pagat", ("--role", "banker", "--seats", "2", "--opponents", "optimal"),
+           opponent="optimal"),
+    Target("pagat-banker-4-vs-optimal", "banker", "pagat", ("--role", "banker", "--seats", "4", "--opponents", "optimal"),
+           opponent="optimal"),
 )
 
 
