@@ -1092,6 +1092,8 @@ class PontoonGame:
 
     def _free(self, seat: int) -> int:
         """Chips ``seat`` has not yet committed this round (unlimited bankrolls: a huge number)."""
+        if self.rules.bankroll == 0:  # what _cap answers, without the call (every player decision asks)
+            return legality.UNLIMITED
         return self._cap(seat, legality.UNLIMITED)
 
     def _pay(self, payer: Party, payee: Party, amount: int, reason: str) -> None:
