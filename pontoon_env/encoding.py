@@ -763,12 +763,14 @@ class ObservationEncoder:
 
         counts = [0] * RANKS
         num_seats, player_hands, banker = self.num_seats, self.player_hands, view.banker
-        header, other_pad = self._header_struct, self._other_pad
+        header, other_pad, unit = self._header_struct, self._other_pad, self._balance_unit
         in_round: dict[int, tuple[HandView, ...]] = dict(view.players)
         for slot in range(1, num_seats):  # slot k: the k-th seat to this seat's left
             seat = (view.seat + slot) % num_seats
             hands = in_round.get(seat, ())
-            parts.append(header.pack(float(seat == banker), float(bool(hands)), squash(balances[seat])))
+            chips_x = balances[seat] / unit  # _squash written out: once per seat per step
+            squashed = chips_x / (1.0 + abs(chips_x))
+            parts.append(header.pack(float(seat == banker), float(bool(hands)), squashed))
             hands = hands[:player_hands]
             for hand in hands:
                 # with its bytes, the ranks of the hand's visible cards (for the summed counts)
