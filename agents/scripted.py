@@ -252,21 +252,26 @@ class ThresholdPlayer(ScriptedPolicy):
         cards = hand.known_cards  # a player sees every card of his own hands
         total, soft = hand_total(cards)
         count = len(cards)
-        if find(legal, _SPLIT) and count == 2 and CARD_RANK[cards[0]] in self.split_ranks:
-            return _SPLIT_ACTION
-        if find(legal, _DOUBLE) and count == 2 and not soft and total in self.double_on:
-            return _DOUBLE_ACTION
+        # Each rule tests the hand before it looks a kind up in the legal list (`find` is pure,
+        # so the order of the tests does not change the answer): most decisions need one look-up.
+        if count == 2:
+            if CARD_RANK[cards[0]] in self.split_ranks and find(legal, _SPLIT):
+                return _SPLIT_ACTION
+            if not soft and total in self.double_on and find(legal, _DOUBLE):
+                return _DOUBLE_ACTION
         target = self.soft_stick_at if soft else self.stick_at
-        shoot = find(legal, _SHOOT)
         # A shoot bet before the 4th card commits the hand to drawing it, so only bet when the
         # hand would draw anyway and cannot go bust.
-        if self.shoot == "modest" and shoot is not None and count == 3 and total <= 11 and total < target:
-            return sized(shoot, max(1, hand.initial))
+        if self.shoot == "modest" and count == 3 and total <= 11 and total < target:
+            shoot = find(legal, _SHOOT)
+            if shoot is not None:
+                return sized(shoot, max(1, hand.initial))
         if total >= target and find(legal, _STICK):
             return _STICK_ACTION
-        buy = find(legal, _BUY)
-        if buy is not None and total <= self.buy_at_or_below:
-            return sized(buy, self.buy_amount)
+        if total <= self.buy_at_or_below:
+            buy = find(legal, _BUY)
+            if buy is not None:
+                return sized(buy, self.buy_amount)
         if find(legal, _TWIST):
             return _TWIST_ACTION
         if find(legal, _STICK):

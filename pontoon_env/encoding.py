@@ -27,7 +27,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Union
+from typing import Any, NamedTuple, Union
 
 import numpy as np
 
@@ -609,8 +609,13 @@ class ObservationEncoder:
         self._table, self._own, self._banker, self._others, self._seats = (
             block.start for block in self.blocks
         )
-        self._hand_values: dict[tuple[HandView, object], np.ndarray] = {}
-        """Each hand view's encoded values, by view (a hand's encoding depends on nothing else)."""
+        self._hand_values: dict[tuple[HandView, object], Any] = {}
+        """Each hand view's encoded bytes, by view (a hand's encoding depends on nothing else); an
+        other seat's hand also keeps the ranks of its visible cards."""
+        self._flag_bytes: dict[tuple[Phase, bool, bool, bool], bytes] = {}
+        """The phase one-hot and the table's three flags, as bytes, by their values."""
+        self._seen_bytes: dict[tuple[int, ...], bytes] = {}
+        """The scaled counts of the ranks seen, as bytes, by the counts."""
         self._scale_chips = 1.0 / rules.max_stake
         self._scale_seen = 1.0 / (4 * rules.decks)
         self._scale_pack = 1.0 / (CARDS_PER_DECK * rules.decks)
@@ -712,17 +717,31 @@ class ObservationEncoder:
         seen = self._scale_seen
         squash = self._squash
         balances = view.balances
-        table = [0.0] * PHASES
-        table[int(view.phase)] = 1.0
-        table += [float(view.is_banker), float(view.to_act), float(view.stakes_doubled)]
-        table += [count * seen for count in view.seen_ranks]
-        table += [
-            view.cards_in_pack * self._scale_pack,
-            view.kitty * chips,
-            view.shoot_room * chips,
-            squash(balances[view.seat]),
+        # The table block in three pieces, the same bytes as one packed list: the phase and the
+        # three flags take few values (their bytes are built once each), the seen ranks repeat
+        # from one decision to the next until a card shows, and only the chips need the checked
+        # packer (they may be any size).
+        flags_key = (view.phase, view.is_banker, view.to_act, view.stakes_doubled)
+        flags = self._flag_bytes.get(flags_key)
+        if flags is None:
+            values = [0.0] * PHASES
+            values[int(view.phase)] = 1.0
+            values += [float(view.is_banker), float(view.to_act), float(view.stakes_doubled)]
+            flags = self._flag_bytes[flags_key] = _float32_bytes(values)
+        seen_ranks = view.seen_ranks
+        seen_bytes = self._seen_bytes.get(seen_ranks)
+        if seen_bytes is None:
+            if len(self._seen_bytes) > 50_000:
+                self._seen_bytes.clear()
+            seen_bytes = self._seen_bytes[seen_ranks] = _float32_bytes([count * seen for count in seen_ranks])
+        parts = [
+            flags,
+            seen_bytes,
+            _float32_bytes(
+                [view.cards_in_pack * self._scale_pack, view.kitty * chips, view.shoot_room * chips,
+                 squash(balances[view.seat])]
+            ),
         ]
-        parts = [_float32_bytes(table)]  # chips may be any size: the checked packer
 
         own = view.own_hands[: self.own_hands]
         for index, hand in enumerate(own):
@@ -744,21 +763,26 @@ class ObservationEncoder:
 
         counts = [0] * RANKS
         num_seats, player_hands, banker = self.num_seats, self.player_hands, view.banker
-        header, other_pad = self._header_struct, self._other_pad
+        header, other_pad, unit = self._header_struct, self._other_pad, self._balance_unit
         in_round: dict[int, tuple[HandView, ...]] = dict(view.players)
         for slot in range(1, num_seats):  # slot k: the k-th seat to this seat's left
             seat = (view.seat + slot) % num_seats
             hands = in_round.get(seat, ())
-            parts.append(header.pack(float(seat == banker), float(bool(hands)), squash(balances[seat])))
+            chips_x = balances[seat] / unit  # _squash written out: once per seat per step
+            squashed = chips_x / (1.0 + abs(chips_x))
+            parts.append(header.pack(float(seat == banker), float(bool(hands)), squashed))
             hands = hands[:player_hands]
             for hand in hands:
-                values = memo.get((hand, "other"))
-                if values is None:
-                    values = memo[(hand, "other")] = _float32_bytes(self._other_values(hand))
-                parts.append(values)
-                for card in hand.cards:
-                    if card != HIDDEN:
-                        counts[CARD_RANK[card]] += 1
+                # with its bytes, the ranks of the hand's visible cards (for the summed counts)
+                entry = memo.get((hand, "other"))
+                if entry is None:
+                    entry = memo[(hand, "other")] = (
+                        _float32_bytes(self._other_values(hand)),
+                        [CARD_RANK[card] for card in hand.cards if card != HIDDEN],
+                    )
+                parts.append(entry[0])
+                for rank in entry[1]:
+                    counts[rank] += 1
             parts.append(other_pad[len(hands)])
         parts[ranks_at] = self._ranks_struct.pack(*[count * 0.25 for count in counts])  # exact in binary
         # chips beyond the caps; every value is >= its low by construction (a new, owned array)

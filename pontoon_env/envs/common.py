@@ -41,6 +41,8 @@ def action_id(action: object, n: int, where: str = "action") -> int:
         TypeError: the action is not one integer (a float, a string, an array of several values).
         ValueError: the integer is outside ``0..n-1``.
     """
+    if type(action) is int and 0 <= action < n:  # the usual id (bool is not int by type): no checks left
+        return action
     value = action
     if isinstance(value, np.ndarray):
         if value.size != 1:

@@ -57,7 +57,7 @@ _STICK, _TWIST, _BUY, _DOUBLE, _SPLIT, _SHOOT = (
     ActionKind.SPLIT,
     ActionKind.SHOOT,
 )
-_DRAW, _STAND = ActionKind.DRAW, ActionKind.STAND
+_DRAW, _STAND, _STAKE_KIND = ActionKind.DRAW, ActionKind.STAND, ActionKind.STAKE
 _make = tuple.__new__
 """Builds a named tuple from one plain tuple, skipping its Python-level ``__new__`` (hot paths)."""
 
@@ -94,6 +94,9 @@ class Hand:
     has_ace: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
+        if not self.cards:  # every round starts its hands empty: skip the two generators
+            self.pips, self.has_ace = 0, False
+            return
         self.pips = sum(CARD_VALUE[card] for card in self.cards)
         self.has_ace = any(CARD_VALUE[card] == 1 for card in self.cards)
 
@@ -218,6 +221,7 @@ class PontoonGame:
         self._moves_cache: dict[object, tuple[LegalAction, ...]] = {}
         """Legal hand moves by (hand statistic, context): :mod:`legality` is pure in them."""
         self._steps: list[Callable[[PontoonGame], bool]] = []
+        self._steps_cache: tuple[tuple[bool, Rules], list[Callable[[PontoonGame], bool]]] | None = None
         self._legal: list[LegalAction] | None = None
         """Legal actions at the current decision, computed once (policies ask, then apply)."""
         self._step = 0
@@ -324,7 +328,13 @@ class PontoonGame:
         self._bidders: list[int] = []
         self._banker_looked = 0
         self._asked: set[str] = set()
-        self._steps = [_STEPS[name] for name in self._round_steps()]
+        # The step list depends only on the rules and on a pending take-over offer: built once
+        # per combination (rules are immutable; a caller may swap ``self.rules`` for another).
+        key = (bool(self.take_over_candidates), self.rules)
+        cached = self._steps_cache
+        if cached is None or cached[0][0] != key[0] or cached[0][1] is not key[1]:
+            cached = self._steps_cache = (key, [_STEPS[name] for name in self._round_steps()])
+        self._steps = cached[1]
         self._legal = None
         self._step = 0
         self._turn = 0
@@ -394,21 +404,52 @@ class PontoonGame:
             elif isinstance(amount, bool) or not isinstance(amount, int):
                 raise IllegalActionError(f"action {action}: amounts are whole chips, got {amount!r}")
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        for option in legal:
-            if option.kind == kind and option.min_amount <= amount <= option.max_amount:
-                break
-        else:
-            if self.phase == Phase.ROUND_OVER:
-                raise IllegalActionError(f"action {action}: the round is over; call new_round() first")
-            offered = ", ".join(_describe(option) for option in legal)
-            raise IllegalActionError(
-                f"action {action} is not legal for seat {self.current_seat} in phase {self.phase.name}: "
-                f"{self._why_illegal(action, legal)}; legal now: {offered}"
-            )
+        if legal is not None or not self._plainly_legal(kind, amount):
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            for option in legal:
+                if option.kind == kind and option.min_amount <= amount <= option.max_amount:
+                    break
+            else:
+                if self.phase == Phase.ROUND_OVER:
+                    raise IllegalActionError(f"action {action}: the round is over; call new_round() first")
+                offered = ", ".join(_describe(option) for option in legal)
+                raise IllegalActionError(
+                    f"action {action} is not legal for seat {self.current_seat} in phase {self.phase.name}: "
+                    f"{self._why_illegal(action, legal)}; legal now: {offered}"
+                )
         _APPLY[self.phase](self, action)
         self._run()
+
+    def _plainly_legal(self, kind: ActionKind, amount: int) -> bool:
+        """True when the action is certainly in :meth:`legal_actions`, from the same predicates of
+        :mod:`legality` the list is built from, for the commonest moves (stick, twist, stake, the
+        banker's draw and stand). A caller that applies without asking for the list (a policy
+        reading the game, a replay) then skips building it; False only means "look at the list",
+        which also gives the error message."""
+        phase = self.phase
+        rules = self.rules
+        if phase == _PLAYER_TURN:
+            if amount or (kind != _STICK and kind != _TWIST):
+                return False
+            player = self.players[self._turn]
+            hand = player.hands[player.active]
+            total, soft = values_total(hand.pips, hand.has_ace)
+            if kind == _TWIST:  # legality.twist_denial
+                return legality.may_draw(total, soft, len(hand.cards), rules)
+            # legality.stick_denial, with the engine's shoot_waiting (see _hand_context)
+            return total >= rules.stick_min and not (hand.fourth_shoot and len(hand.cards) == 3)
+        if phase == _BANKER_TURN:
+            if amount or (kind != _DRAW and kind != _STAND):
+                return False
+            if rules.dealer_rule != "hit_soft_17":  # legality.banker_moves: stand and draw are both open
+                return True
+            total, soft = self.banker_hands[self._banker_active].total_soft()
+            return kind == (_DRAW if legality.casino_dealer_draws(total, soft) else _STAND)
+        if phase == _STAKE and kind == _STAKE_KIND:
+            low, high = legality.stake_range(rules, self._free(self.players[self._turn].seat))
+            return low <= amount <= high
+        return False
 
     def clone(self) -> PontoonGame:
         """An independent copy of the whole game, generator state included."""
@@ -1051,6 +1092,8 @@ class PontoonGame:
 
     def _free(self, seat: int) -> int:
         """Chips ``seat`` has not yet committed this round (unlimited bankrolls: a huge number)."""
+        if self.rules.bankroll == 0:  # what _cap answers, without the call (every player decision asks)
+            return legality.UNLIMITED
         return self._cap(seat, legality.UNLIMITED)
 
     def _pay(self, payer: Party, payee: Party, amount: int, reason: str) -> None:

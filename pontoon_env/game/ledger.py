@@ -33,6 +33,9 @@ class Transfer(NamedTuple):
     kitty_owner: int | None = None
 
 
+_make = tuple.__new__
+
+
 def transfer_result(transfer: Transfer, seat: int) -> int:
     """What one transfer does to ``seat``'s result (chips plus owned kitty)."""
     change = 0
@@ -52,7 +55,9 @@ class Ledger(list[Transfer]):
     def record(self, payer: Party, payee: Party, amount: int, reason: str, kitty_owner: int | None) -> None:
         """Record a transfer (the engine moves the chips; see ``PontoonGame._pay``)."""
         touches_kitty = payer == KITTY or payee == KITTY
-        self.append(Transfer(payer, payee, amount, reason, kitty_owner if touches_kitty else None))
+        # tuple.__new__ builds the same named tuple without its Python-level __new__ (every chip
+        # movement of every round comes through here)
+        self.append(_make(Transfer, (payer, payee, amount, reason, kitty_owner if touches_kitty else None)))
 
     def result(self, seat: int, start: int = 0) -> int:
         """``seat``'s result over the transfers from index ``start`` on (D22)."""

@@ -106,10 +106,14 @@ seat, and this skips the Python-level ``__new__`` of a named tuple (same type, s
 
 def _hand_view(hand: Hand, sees_all: bool, visible: int = 0) -> HandView:
     """``visible``: how many of the hand's first cards the seat has looked at (the banker's own)."""
-    if sees_all or all(hand.public):
+    shown = hand.public
+    if sees_all or False not in shown:  # `in` on the list of flags: cheaper than all()
         cards = tuple(hand.cards)
     elif not visible:  # another seat's hand: its face-up cards only
-        cards = tuple([card if public else HIDDEN for card, public in zip(hand.cards, hand.public)])
+        if True in shown:
+            cards = tuple([card if public else HIDDEN for card, public in zip(hand.cards, shown)])
+        else:  # all face down (the banker's hand before his turn): no per-card work
+            cards = (HIDDEN,) * len(shown)
     else:
         cards = tuple(
             [
@@ -154,7 +158,11 @@ def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
         entries = []
         for player in in_round:
             mine = player.seat == seat
-            hands = tuple([_hand_view(hand, mine) for hand in player.hands])
+            dealt = player.hands
+            if len(dealt) == 1:  # the usual case: a tuple display skips the comprehension's frame
+                hands = (_hand_view(dealt[0], mine),)
+            else:
+                hands = tuple([_hand_view(hand, mine) for hand in dealt])
             if mine:
                 own = hands
             entries.append((player.seat, hands))
@@ -167,10 +175,20 @@ def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
         if player is None:
             players = ()
         else:
-            own = tuple([_hand_view(hand, True) for hand in player.hands])
+            hands = player.hands
+            # one hand is the usual case: a tuple display skips the comprehension's frame
+            if len(hands) == 1:
+                own = (_hand_view(hands[0], True),)
+            else:
+                own = tuple([_hand_view(hand, True) for hand in hands])
             players = ((seat, own),)
     looked = game.banker_cards_known_to_banker if is_banker else 0
-    banker_hands = tuple([_hand_view(hand, False, looked) for hand in game.banker_hands])
+    banker_dealt = game.banker_hands
+    banker_hands = (
+        (_hand_view(banker_dealt[0], False, looked),)
+        if len(banker_dealt) == 1
+        else tuple([_hand_view(hand, False, looked) for hand in banker_dealt])
+    )
     if is_banker:
         own = banker_hands
     to_act = game.current_seat == seat
