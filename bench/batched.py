@@ -25,8 +25,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # time this checkout's code, not whichever one is installed
 
 
 def rate(fn, seconds: float) -> tuple[float, int]:
@@ -147,7 +151,7 @@ def compile_times() -> tuple[float, float]:
             "b=BatchedEngine('pagat', 4, 8, policies=['banker_threshold']+['threshold']*4); b.new_round(); b.play(); "
             "print(time.perf_counter()-t)")
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
         first = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                      check=True).stdout.split()[-1])
         cached = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
