@@ -437,8 +437,8 @@ class PontoonGame:
             total, soft = values_total(hand.pips, hand.has_ace)
             if kind == _TWIST:  # legality.twist_denial
                 return legality.may_draw(total, soft, len(hand.cards), rules)
-            # legality.stick_denial, with the engine's shoot_waiting (see _hand_context)
-            return total >= rules.stick_min and not (hand.fourth_shoot and len(hand.cards) == 3)
+            # with the engine's shoot_waiting (see _hand_context)
+            return legality.may_stick(total, rules, hand.fourth_shoot and len(hand.cards) == 3)
         if phase == _BANKER_TURN:
             if amount or (kind != _DRAW and kind != _STAND):
                 return False

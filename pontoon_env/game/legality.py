@@ -95,9 +95,17 @@ def player_hand_stops(stat: HandStat, rules: Rules) -> bool:
     return not may_draw(stat.total, stat.soft, stat.n_cards, rules)
 
 
+def may_stick(total: int, rules: Rules, shoot_waiting: bool = False) -> bool:
+    """A hand of ``total`` may stick: at least ``stick_min``, and no shoot bet waiting for its
+    fourth card (E20). The engine's hot path calls this form; :func:`stick_denial` says why not."""
+    return total >= rules.stick_min and not shoot_waiting
+
+
 def stick_denial(stat: HandStat, rules: Rules, shoot_waiting: bool = False) -> str | None:
     """Why the hand may not stick now (``None``: it may). ``shoot_waiting``: a shoot bet was placed
     for the fourth card, which the hand must now draw (E20)."""
+    if may_stick(stat.total, rules, shoot_waiting):
+        return None
     if stat.total < rules.stick_min:
         return f"sticking needs a total of at least {rules.stick_min}, the hand has {stat.total}"
     if shoot_waiting:
