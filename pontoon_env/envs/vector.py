@@ -121,6 +121,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.metadata = dict(self.metadata)
         self._obs = np.zeros((num_envs, self.engine.encoder.size), dtype=np.float32)
         self._final = np.zeros_like(self._obs)
+        # No table's episode just ended: env_outputs takes an array either way (one compiled signature).
+        self._none_final = np.zeros(self.num_envs, dtype=np.bool_)
         self._mask = np.zeros((num_envs, self.table.n), dtype=np.bool_)
         self._started = False
         self._rngs = [np.random.default_rng(t) for t in range(num_envs)]
@@ -156,7 +158,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.ep.truncated[:] = False
         self.ep.rounds_finished[:] = 0
         self._begin(self.engine.all, fresh)
-        self._outputs(None)
+        self._outputs()
         info = self._info()
         info["skipped_rounds"] = self.ep.skipped.copy()
         return self._observation(), info
@@ -189,7 +191,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
                            e.slot_level, self._obs, self._mask, ended, self._final)
             restart = np.flatnonzero(ended)
             self._begin(restart, invalid[restart] | (self.episode == "session"))
-        self._outputs(None)
+        self._outputs()
         info = self._info()
         info["round_result"], info["_round_result"] = round_result, finished
         if ended.any():
@@ -251,10 +253,10 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             if not np.isin(seats, [seat for seat, _ in self.callbacks]).any():
                 raise RuntimeError(f"table {int(waiting[0])}: seat {int(seats[0])} waits for a policy nobody drives")
 
-    def _outputs(self, final: np.ndarray | None) -> None:
+    def _outputs(self) -> None:
         e = self.engine
         kn.env_outputs(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
-                       e.slot_level, self._obs, self._mask, final, self._final)
+                       e.slot_level, self._obs, self._mask, self._none_final, self._final)
 
     def _observation(self) -> Any:
         if self.dict_observation:
