@@ -196,18 +196,19 @@ def _record(engine: BatchedEngine, idx: np.ndarray, start: int, arrays: dict[str
     banker_class = rt.banker_class[totals, n]
     slot_seat = (banker[:, None] + 1 + np.arange(P + 1)[None, :]) % engine.num_seats
     slot_seat[:, P] = banker
+    stake, initial = st.stake[idx], st.initial[idx]
+    out = np.arange(idx.size) + start
     for k in range(P + 1):
         cls = banker_class[:, k] if k == P else player_class[:, k]
         live = present[:, k]
         seat = slot_seat[:, k]
-        out = np.arange(idx.size) + start
         arrays["hands"][out, seat] += live.sum(axis=1)
         arrays["busts"][out, seat] += (live & (cls == HandClass.BUST)).sum(axis=1)
         arrays["pontoons"][out, seat] += (live & (cls == HandClass.PONTOON)).sum(axis=1)
         arrays["tricks"][out, seat] += (live & (cls == HandClass.FIVE_CARD_TRICK)).sum(axis=1)
         if k < P:
-            arrays["staked"][out, seat] += np.where(live, st.stake[idx][:, k], 0).sum(axis=1)
-            arrays["initial"][out, seat] = st.initial[idx][:, k, 0]
+            arrays["staked"][out, seat] += np.where(live, stake[:, k], 0).sum(axis=1)
+            arrays["initial"][out, seat] = initial[:, k, 0]
 
 
 def match(rules: Rules, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,
