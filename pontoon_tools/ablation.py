@@ -30,6 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- ablation:begin -->", "<!-- ablation:end -->"
 
 
+THEN = ("--batch-size", "8192", "--n-epochs", "4", "--lr-final", "3e-3")
+"""The lean PPO's optimiser defaults when the table was made: minibatch 8,192, 4 epochs, a constant
+learning rate of 3e-3 (the defaults now are ``combined``'s: 4,096, 2 epochs, 3e-3 falling to 3e-4)."""
+NO_WEIGHTING = ("--no-stake-advantage",)
+"""The base of the rows whose algorithm has its own defaults (SB3's, the lean DQN's)."""
+
+
 @dataclass(frozen=True)
 class Row:
     """One training variant: a name, what it changes, and the ``train.py`` flags that change it."""
@@ -42,9 +49,10 @@ class Row:
     """Its own budget (default: the run's shared ``--timesteps``)."""
     reference: bool = False
     """A reference row outside the rules of the target (imitation): labelled as such."""
-    base: tuple[str, ...] = ("--no-stake-advantage",)
-    """The defaults the ablation varied were those before the stake weighting became the default
-    (it won here): every row but the two that test it keeps it off, so a rerun reproduces the table."""
+    base: tuple[str, ...] = ("--no-stake-advantage", *THEN)
+    """The defaults the ablation varied were those before the stake weighting and then ``combined``'s
+    flags became the defaults (both won here): every lean PPO row pins them (:data:`THEN`; the stake
+    weighting stays off but in the rows that test it), so a rerun reproduces the table."""
     notes: tuple[str, ...] = field(default=())
 
 
@@ -52,15 +60,15 @@ ROWS: tuple[Row, ...] = (
     Row("default", "defaults", "the defaults then (stake weighting off; lean_ppo, 4,096 tables, rollouts of 16, minibatch 8,192, 4 epochs, "
         "lr 3e-3, entropy 0.1 -> 0, rewards / running return std, advantages normalised)"),
     Row("sb3_maskable", "algorithm", "SB3 MaskablePPO with its earlier defaults (16 envs, 256 steps, minibatch 512, "
-        "20 epochs, lr 3e-4), 500,000 steps (its throughput allows no more here)", ("--algo", "maskable_ppo"), timesteps=500_000),
+        "20 epochs, lr 3e-4), 500,000 steps (its throughput allows no more here)", ("--algo", "maskable_ppo"), timesteps=500_000, base=NO_WEIGHTING),
     Row("sb3_dqn", "algorithm", "SB3 DQN (illegal ids replaced and penalised), 500,000 steps",
-        ("--algo", "dqn", "--batch-size", "256"), timesteps=500_000),
+        ("--algo", "dqn", "--batch-size", "256"), timesteps=500_000, base=NO_WEIGHTING),
     Row("lean_dqn", "algorithm", "masked double DQN on the same 4,096 tables (pontoon_tools/dqn.py)",
-        ("--algo", "lean_dqn")),
+        ("--algo", "lean_dqn"), base=NO_WEIGHTING),
     Row("no_reward_scale", "reward scaling", "raw chip rewards (no running return-std scaling)", ("--no-norm-reward",)),
     Row("no_adv_norm", "advantage normalisation", "advantages not normalised per minibatch", ("--no-norm-adv",)),
     Row("stake_advantage", "advantage weighting", "advantages after the stake weighted by max / initial stake "
-        "(the default since this table)", base=()),
+        "(the default since this table)", base=THEN),
     Row("features_keep", "observation", "only the columns that vary in random play", ("--features", "keep")),
     Row("features_std", "observation normalisation", "inputs standardised by random-play statistics",
         ("--features", "std")),
@@ -75,11 +83,11 @@ ROWS: tuple[Row, ...] = (
     Row("batch_large", "batch and epochs", "minibatch 32,768, 4 epochs", ("--batch-size", "32768")),
     Row("epochs_1", "batch and epochs", "1 epoch per rollout", ("--n-epochs", "1")),
     Row("epochs_10", "batch and epochs", "10 epochs per rollout", ("--n-epochs", "10")),
-    Row("lr_low", "learning rate", "lr 1e-3", ("--lr", "1e-3")),
+    Row("lr_low", "learning rate", "lr 1e-3", ("--lr", "1e-3", "--lr-final", "1e-3")),
     Row("lr_anneal", "learning rate", "lr 3e-3 -> 3e-4", ("--lr-final", "3e-4")),
     Row("half_length", "training length", "half the steps", (), timesteps=-2),
     Row("double_length", "training length", "twice the steps", (), timesteps=-3),
-    Row("combined", "combination", "stake advantage, lr 3e-3 -> 3e-4, 2 epochs of minibatch 4,096 (the best 10M run)",
+    Row("combined", "combination", "stake advantage, lr 3e-3 -> 3e-4, 2 epochs of minibatch 4,096 (the best 10M run; the defaults since)",
         ("--lr-final", "3e-4", "--n-epochs", "2", "--batch-size", "4096"), base=()),
     Row("imitation", "reference (imitation)", "REFERENCE, not RL alone: imitate threshold first",
         ("--warm-start", "threshold"), reference=True),

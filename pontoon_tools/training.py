@@ -99,8 +99,8 @@ ROLE_DEFAULTS: dict[str, dict[str, Any]] = {
 ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
     # The lean PPO: thousands of native tables, large minibatches, few epochs (docs/training.md,
     # "Ablation": what each of these buys, measured against the solver's optimum).
-    "lean_ppo": {"n_envs": 4096, "n_steps": 16, "batch_size": 8192, "n_epochs": 4, "learning_rate": 3e-3,
-                 "timesteps": 20_000_000, "eval_freq": 2_000_000},
+    "lean_ppo": {"n_envs": 4096, "n_steps": 16, "batch_size": 4096, "n_epochs": 2, "learning_rate": 3e-3,
+                 "learning_rate_final": 3e-4, "timesteps": 20_000_000, "eval_freq": 2_000_000},
     # The lean double DQN: the same tables, one minibatch of 8,192 replayed transitions per step.
     "lean_dqn": {"n_envs": 4096, "n_steps": 1, "batch_size": 8192, "n_epochs": 1, "learning_rate": 1e-3,
                  "timesteps": 20_000_000, "eval_freq": 2_000_000},
@@ -206,7 +206,9 @@ class TrainSettings:
         None, f"learning rate (default {ALGO_DEFAULTS['lean_ppo']['learning_rate']} for lean_ppo, "
         f"{ALGO_DEFAULTS['sb3']['learning_rate']} for SB3)", group=HYPER, flag="--lr")
     learning_rate_final: float | None = setting(
-        None, "lean_ppo: the learning rate at the end of training, reached linearly (default: constant)",
+        None, "lean_ppo: the learning rate at the end of training, reached linearly (default "
+        f"{ALGO_DEFAULTS['lean_ppo']['learning_rate_final']} for lean_ppo; give the --lr value for a constant "
+        "rate); lean_dqn: the same (default: constant)",
         group=HYPER, flag="--lr-final")
     n_steps: int | None = setting(None, "PPO: steps per environment per update (default "
                                   f"{ALGO_DEFAULTS['lean_ppo']['n_steps']} for lean_ppo, "
