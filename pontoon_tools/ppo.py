@@ -25,6 +25,13 @@ Rewards and advantages (what the ablation in docs/training.md varies):
   in these rules (buys are priced in units of the initial stake), so this is a positive per-state
   reweighting of the policy gradient, which leaves the optimum where it is; without it the play is
   learnt mostly from the rare high-stake rounds while the policy still stakes low.
+* ``stake_expected=True`` takes the policy gradient of a staking decision over *every* stake
+  level at once instead of through the one sampled: a round's result is its per-chip result times
+  the stake (the play being stake-invariant), so one round's return divided by the stake it was
+  played at is a sample of what each chip of any stake would have earned, ``u``, and the stake
+  decision's loss is ``-E_pi[stake] * u`` (scaled like the other advantages). Through the sampled
+  level alone, a policy that has settled on the minimum stake rarely sees the maximum and keeps
+  staking low after its play has made high stakes pay; this gradient points up wherever ``u > 0``.
 * ``norm_adv`` normalises the advantages of each minibatch (zero mean, unit variance).
 
 Autoreset is ``SAME_STEP`` (the vector env starts the next episode in the step that ends one), so a
@@ -68,6 +75,7 @@ class PPOConfig:
     norm_adv: bool = True
     reward_scale: str = "return_std"
     stake_advantage: bool = False
+    stake_expected: bool = False
     seed: int = 0
 
 
@@ -327,6 +335,8 @@ class LeanPPO:
             by ``max_stake``); needed only with ``config.stake_advantage``.
         stake_decision: ids of the initial-stake actions (a decision whose mask allows one of
             them is a staking decision; its advantage is never rescaled).
+        stake_chips: the stake in chips of each id of ``stake_decision``; needed only with
+            ``config.stake_expected``.
         threads: torch CPU threads of the learner.
         sampler: ``"inline"`` (collect, then update, in this process) or ``"process"`` (a sampler
             process collects the next rollout while this one updates: two cores busy).
@@ -335,7 +345,8 @@ class LeanPPO:
     """
 
     def __init__(self, venv: Any, model: Any, config: PPOConfig, *, stake_index: int | None = None,
-                 stake_decision: np.ndarray | None = None, threads: int = 1, sampler: str = "inline",
+                 stake_decision: np.ndarray | None = None, stake_chips: np.ndarray | None = None,
+                 threads: int = 1, sampler: str = "inline",
                  env_kwargs: dict[str, Any] | None = None, num_envs: int | None = None,
                  spaces: tuple[int, int] | None = None) -> None:
         import torch
@@ -346,6 +357,11 @@ class LeanPPO:
             raise ValueError(f"sampler: expected 'inline' or 'process', got {sampler!r}")
         if config.stake_advantage and stake_index is None:
             raise ValueError("stake_advantage: expected the observation index of the initial stake (stake_index), got None")
+        if config.stake_expected and (stake_decision is None or stake_chips is None
+                                      or len(stake_chips) != len(stake_decision) or len(stake_chips) == 0
+                                      or min(stake_chips) <= 0):
+            raise ValueError("stake_expected: expected the stake ids (stake_decision) and their stakes in chips "
+                             f"(stake_chips, positive, one per id), got {stake_decision!r} and {stake_chips!r}")
         self.torch = torch
         torch.set_num_threads(max(1, threads))
         self.model = model
@@ -368,6 +384,11 @@ class LeanPPO:
                                             self.n_actions, threads=1)
         self.stake_index = stake_index
         self.stake_ids = torch.as_tensor(np.asarray(stake_decision if stake_decision is not None else [], dtype=np.int64))
+        self.stake_chips: Any = None  # chips of each action id (0: not a stake id), for stake_expected
+        if config.stake_expected:
+            chips = np.zeros(self.n_actions, dtype=np.float32)
+            chips[np.asarray(stake_decision, dtype=np.int64)] = np.asarray(stake_chips, dtype=np.float32)
+            self.stake_chips = torch.as_tensor(chips)
         # The policy's own Adam (eps 1e-5, as SB3's PPO makes it): saved and restored with the model.
         self.optimizer = self.policy.optimizer
         self.generator = torch.Generator().manual_seed(config.seed + 1)
@@ -447,6 +468,20 @@ class LeanPPO:
             adv = adv * weight
         return adv, returns
 
+    def _stake_expected_loss(self, per_sample: Any, logp_all: Any, masks: Any, actions: Any, returns: Any,
+                             scale: Any) -> Any:
+        """``per_sample`` with each staking decision's term replaced by ``-E_pi[stake] * u / scale``,
+        ``u`` its return per chip staked (see the module docstring, ``stake_expected``)."""
+        torch = self.torch
+        chips = self.stake_chips
+        staked = chips[actions]
+        staking = masks[:, self.stake_ids].any(-1) & (staked > 0)
+        if not bool(staking.any()):
+            return per_sample
+        per_chip = torch.where(staking, returns / staked.clamp(min=1e-6), torch.zeros_like(returns)).detach()
+        expected_stake = (logp_all.exp() * chips).sum(-1)
+        return torch.where(staking, -expected_stake * per_chip / scale, per_sample)
+
     def update(self, rollout: Rollout) -> None:
         """PPO epochs over ``rollout``."""
         torch = self.torch
@@ -474,9 +509,14 @@ class LeanPPO:
                 log_ratio = new_logp - old_logp[idx]
                 ratio = log_ratio.exp()
                 a = adv[idx]
+                scale = a.std() + 1e-8 if c.norm_adv and a.numel() > 1 else torch.ones(())
                 if c.norm_adv and a.numel() > 1:
-                    a = (a - a.mean()) / (a.std() + 1e-8)
-                pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - c.clip_range, 1 + c.clip_range)).mean()
+                    a = (a - a.mean()) / scale
+                per_sample = torch.max(-a * ratio, -a * ratio.clamp(1 - c.clip_range, 1 + c.clip_range))
+                if self.stake_chips is not None:
+                    per_sample = self._stake_expected_loss(per_sample, logp_all, masks[idx], actions[idx],
+                                                           returns[idx], scale)
+                pg_loss = per_sample.mean()
                 v_loss = 0.5 * ((value - returns[idx]) ** 2).mean()
                 loss = pg_loss - self.ent_coef * entropy + c.vf_coef * v_loss
                 self.optimizer.zero_grad(set_to_none=True)

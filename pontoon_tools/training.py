@@ -228,6 +228,10 @@ class TrainSettings:
         "much as a 10-chip one; the ablation's best single change, docs/training.md; no effect for a banker or "
         "the SB3 algorithms)",
         group=HYPER)
+    stake_expected: bool = setting(
+        False, "lean_ppo, player: take the stake decision's policy gradient over every stake level at once "
+        "(the expected stake times the round's return per chip staked) instead of through the sampled level "
+        "(docs/training.md, ablation row stake_expected)", group=HYPER)
     ent_decay: float = setting(1.0, "share of training over which the entropy bonus falls from --ent-coef to "
                                "--ent-coef-final (then stays there)", group=HYPER)
     features: list[str] = setting(
@@ -605,7 +609,16 @@ def lean_config(settings: TrainSettings, seed: int, role: str = "player") -> Any
         ent_coef=float(settings.ent_coef), ent_coef_final=float(settings.ent_coef_final),
         ent_decay=settings.ent_decay, vf_coef=settings.vf_coef, max_grad_norm=settings.max_grad_norm,
         norm_adv=settings.norm_adv, reward_scale="return_std" if settings.norm_reward else "none",
-        stake_advantage=settings.stake_advantage and role == "player", seed=seed)
+        stake_advantage=settings.stake_advantage and role == "player",
+        stake_expected=settings.stake_expected and role == "player", seed=seed)
+
+
+def _stake_chips(level: Any, rules: Rules) -> int:
+    """The chips of a stake action's level: a number of chips, ``min`` or ``max`` (0: another kind of
+    level, which ``--stake-expected`` refuses)."""
+    if isinstance(level, int):
+        return level
+    return {"min": rules.min_stake, "max": rules.max_stake}.get(level, 0)
 
 
 def dqn_config(settings: TrainSettings, seed: int, rules: Rules) -> Any:
@@ -1169,12 +1182,14 @@ class Trainer:
         stake_index = next((f.slice.start for f in encoder.index_table() if f.name in ("own[0].initial", "own.initial")),
                            None)
         stake_ids = np.array([i for i, name in enumerate(names) if name.startswith("stake")], dtype=np.int64)
+        stake_chips = np.array([_stake_chips(single.table.slots[i].level, self.rules) for i in stake_ids])
         if s.algo == "lean_dqn":
             from pontoon_tools.dqn import LeanDQN
 
             ppo: Any = LeanDQN(venv, model, dqn_config(s, s.seed, self.rules), threads=s.threads)
         else:
             ppo = LeanPPO(venv, model, lean_config(s, s.seed, self.role), stake_index=stake_index, stake_decision=stake_ids,
+                          stake_chips=stake_chips,
                           threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
                           spaces=(encoder.size, len(names)))
         try:

@@ -89,6 +89,38 @@ def test_stake_advantage_reweights_only_the_play_after_the_stake() -> None:
     assert later.any() and torch.allclose(weighted[later], base[later] / initial[later])
 
 
+def test_stake_expected_loss_is_the_expected_stake_times_the_return_per_chip() -> None:
+    """Staking rows: -E_pi[stake] * (return / stake taken) / scale, whatever the level taken; other
+    rows keep their PPO term; its gradient raises the expected stake where the return per chip is
+    positive and lowers it where negative."""
+    venv = PontoonVectorEnv(num_envs=64, rules="pagat", num_players=1, learner_seat=1)
+    names = venv.action_names
+    stake_ids = np.array([i for i, n in enumerate(names) if n.startswith("stake")])
+    chips = np.array([int(names[i].split(":")[1]) for i in stake_ids])
+    with pytest.raises(ValueError, match="stake_expected"):
+        LeanPPO(venv, _holder(venv), PPOConfig(stake_expected=True), stake_decision=stake_ids)
+    ppo = LeanPPO(venv, _holder(venv), PPOConfig(n_steps=8, stake_expected=True), stake_decision=stake_ids,
+                  stake_chips=chips)
+    n = len(names)
+    masks = torch.zeros(3, n, dtype=torch.bool)
+    masks[:2, torch.as_tensor(stake_ids)] = True  # rows 0, 1 stake; row 2 plays
+    masks[2, names.index("stick")] = masks[2, names.index("twist")] = True
+    logits = torch.zeros(3, n, requires_grad=True)
+    logp_all = torch.log_softmax(logits.masked_fill(~masks, -1e8), dim=-1)
+    actions = torch.tensor([stake_ids[0], stake_ids[-1], names.index("stick")])
+    returns = torch.tensor([2.0, -5.0, 7.0])
+    ppo_term = torch.tensor([0.1, 0.2, 0.3])
+    out = ppo._stake_expected_loss(ppo_term, logp_all, masks, actions, returns, torch.tensor(2.0))
+    mean_stake = float(chips.mean())  # uniform over the four levels
+    assert out[0].item() == pytest.approx(-mean_stake * (2.0 / chips[0]) / 2.0)
+    assert out[1].item() == pytest.approx(-mean_stake * (-5.0 / chips[-1]) / 2.0)
+    assert out[2].item() == pytest.approx(0.3)
+    out[:2].sum().backward()
+    top, bottom = int(stake_ids[-1]), int(stake_ids[0])
+    assert logits.grad[0, top] < 0 < logits.grad[0, bottom]  # descent raises the top stake's logit
+    assert logits.grad[1, top] > 0 > logits.grad[1, bottom]  # and lowers it when a chip loses
+
+
 def test_features_keep_onehot_and_standardise() -> None:
     venv = PontoonVectorEnv(num_envs=128, rules="pagat", num_players=1, learner_seat=1)
     samples, keep = random_play(venv, steps=16, seed=0)
