@@ -32,12 +32,6 @@ may anything it calls, so the shuffle and the cut work in place, the legal actio
 scratch array the caller passes, and the optimal player's table, a dictionary (which needs the
 counts), is consulted between calls of the loop (:func:`answer_lookup`). Only the entry points that
 allocate their scratch keep ``njit(cache=True)``."""
-once = njit(cache=True, _nrt=False, inline="always")
-"""The decorator of a per-decision helper with one caller: inlined into it by numba (its IR, before
-LLVM), so it is not a compiled function of its own. Why it matters for the first, uncached call:
-numba links the machine-independent code of every callee into each caller and optimises and
-generates machine code for the whole again, so each extra level of non-inlined functions repeats
-the work of everything below it; a helper with one caller gains nothing from being a function."""
 
 from pontoon_env.batched import tables as tb
 from pontoon_env.batched.rng import STREAM_DECK, STREAM_ENV, STREAM_SEAT, bounded, shuffle_in_place, stream_seed
@@ -125,8 +119,6 @@ ST_DEAL_SECOND, ST_NATURALS, ST_PLAYER_TURNS, ST_REVEAL, ST_BANKER_TURN, ST_SETT
     6, 7, 8, 9, 10, 11, 12, 13)
 
 MAX_LEGAL = 6
-FIRST_HAND = np.int64(0)
-"""Hand 0 of a slot, typed as every other hand index (a literal 0 would compile a second signature)."""
 
 # Native seat policies: columns of the policy matrix.
 POL_RANDOM, POL_THRESHOLD, POL_BANKER_THRESHOLD, POL_CASINO_DEALER, POL_OPTIMAL = 0, 1, 2, 3, 4
@@ -165,7 +157,7 @@ def _discard_at(st, i):
 
 
 # Reading the flat rule tables (tables.flatten): table ``table``'s element at the given indices.
-@once
+@hot
 def _rt1(rt, table, i0):
     base = table * tb.RT_HEADER
     return rt[rt[base] + i0 * rt[base + 1]]
@@ -183,7 +175,7 @@ def _rt3(rt, table, i0, i1, i2):
     return rt[rt[base] + i0 * rt[base + 1] + i1 * rt[base + 2] + i2 * rt[base + 3]]
 
 
-@once
+@hot
 def _rt5(rt, table, i0, i1, i2, i3, i4):
     base = table * tb.RT_HEADER
     return rt[
@@ -196,7 +188,7 @@ def _rt5(rt, table, i0, i1, i2, i3, i4):
     ]
 
 
-@once
+@hot
 def _rt8(rt, table, i0, i1, i2, i3, i4, i5, i6, i7):
     base = table * tb.RT_HEADER
     return rt[
@@ -272,20 +264,20 @@ def _see(st, t, card):
     st.tab[t, TB_SEEN + (card >> 2)] += 1
 
 
-@once
+@hot
 def _to_bottom(st, cfg, t, card):
     K = cfg[tb.C_PACK_SIZE]
     st.tab[t, TB_PACK + ((st.tab[t, TB_HEAD] + st.tab[t, TB_SIZE]) % K)] = card
     st.tab[t, TB_SIZE] += 1
 
 
-@once
+@hot
 def _discard(st, t, card):
     st.tab[t, _discard_at(st, st.tab[t, TB_N_DISCARDS])] = card
     st.tab[t, TB_N_DISCARDS] += 1
 
 
-@once
+@hot
 def _reverse(st, t, lo, hi):
     """Reverse ``pack[t, lo:hi]`` in place."""
     hi -= 1
@@ -298,9 +290,9 @@ def _reverse(st, t, lo, hi):
 @hot
 def _rotate_left(st, t, n, by):
     """Rotate ``pack[t, :n]`` left by ``by`` in place (three reversals, no scratch list)."""
-    _reverse(st, t, 0, by)
+    _reverse(st, t, np.int64(0), by)
     _reverse(st, t, by, n)
-    _reverse(st, t, 0, n)
+    _reverse(st, t, np.int64(0), n)
 
 
 @hot
@@ -325,7 +317,7 @@ def _pack_shuffle(st, cfg, t):
     st.tab[t, TB_N_DISCARDS] = 0
 
 
-@once
+@hot
 def _pack_cut(st, cfg, t):
     """Pack.cut: rotate by a random 1..len-1 cards."""
     n = st.tab[t, TB_SIZE]
@@ -344,7 +336,7 @@ def _shuffle_and_cut(st, cfg, t):
     st.tab[t, TB_FRESH] = st.tab[t, TB_SIZE]
 
 
-@once
+@hot
 def _restart_seen(st, cfg, t):
     """PontoonGame._restart_seen: recount the face-up cards of the round's hands."""
     st.tab[t, TB_SEEN:TB_PACK] = 0
@@ -360,7 +352,7 @@ def _restart_seen(st, cfg, t):
     st.tab[t, TB_FRESH] = st.tab[t, TB_SIZE] if st.tab[t, TB_SIZE] > 0 else st.tab[t, TB_N_DISCARDS]
 
 
-@once
+@hot
 def _draw(st, cfg, t):
     """Pack.draw: the top card; an empty pack first shuffles the used pile back in (-1: none left)."""
     if st.tab[t, TB_SIZE] == 0:
@@ -374,7 +366,7 @@ def _draw(st, cfg, t):
     return card
 
 
-@once
+@hot
 def _add_card(st, t, k, h, card, face_up):
     n = st.hand[t, k, h, HF_N_CARDS]
     st.hand[t, k, h, HF_CARDS + n] = card
@@ -425,7 +417,7 @@ def _reveal(st, t, k, h, aces_only):
             _see(st, t, card)
 
 
-@once
+@hot
 def stack_pack(st, cfg, t, order):
     """Put a full pack order (top first) in place, as ``new_round(deck=order)`` does."""
     K = cfg[tb.C_PACK_SIZE]
@@ -482,7 +474,7 @@ def fresh_tables(st, cfg, idx, seed, generation):
 # ---------------------------------------------------------------------------------------- chips
 
 
-@once
+@hot
 def _pay(st, t, payer, payee, amount):
     """PontoonGame._pay between two seats: the balance and this round's ledger result."""
     if amount <= 0 or payer == payee:
@@ -528,7 +520,7 @@ def _clear_hand(st, t, k, h):
     st.hand[t, k, h, HF_PAYOUT] = 0
 
 
-@once
+@hot
 def _copy_hand(st, t, k, src, dst):
     st.hand[t, k, dst, HF_N_CARDS] = st.hand[t, k, src, HF_N_CARDS]
     st.hand[t, k, dst, HF_PIPS] = st.hand[t, k, src, HF_PIPS]
@@ -551,7 +543,7 @@ def _copy_hand(st, t, k, src, dst):
         st.hand[t, k, dst, _public_at(st, c)] = st.hand[t, k, src, _public_at(st, c)]
 
 
-@once
+@hot
 def _recount(st, t, k, h):
     pips = 0
     ace = 0
@@ -564,11 +556,11 @@ def _recount(st, t, k, h):
     st.hand[t, k, h, HF_ACE] = ace
 
 
-@once
+@hot
 def _split(st, cfg, t, k, h):
     """PontoonGame._split: the second card becomes a new hand after this one; one card to each."""
     moved = st.hand[t, k, h, HF_CARDS + 1]
-    moved_public = st.hand[t, k, h, _public_at(st, 1)]
+    moved_public = st.hand[t, k, h, _public_at(st, np.int64(1))]
     st.hand[t, k, h, HF_N_CARDS] = 1
     _recount(st, t, k, h)
     st.hand[t, k, h, HF_SPLIT] = 1
@@ -577,15 +569,15 @@ def _split(st, cfg, t, k, h):
     new = h + 1
     _clear_hand(st, t, k, new)
     st.hand[t, k, new, HF_CARDS + 0] = moved
-    st.hand[t, k, new, _public_at(st, 0)] = 1
+    st.hand[t, k, new, _public_at(st, np.int64(0))] = 1
     st.hand[t, k, new, HF_N_CARDS] = 1
     _recount(st, t, k, new)
     st.hand[t, k, new, HF_STAKE] = st.hand[t, k, h, HF_INITIAL]
     st.hand[t, k, new, HF_INITIAL] = st.hand[t, k, h, HF_INITIAL]
     st.hand[t, k, new, HF_SPLIT] = 1
     st.seat[t, k, SE_N_HANDS] += 1
-    if not st.hand[t, k, h, _public_at(st, 0)]:
-        st.hand[t, k, h, _public_at(st, 0)] = 1
+    if not st.hand[t, k, h, _public_at(st, np.int64(0))]:
+        st.hand[t, k, h, _public_at(st, np.int64(0))] = 1
         _see(st, t, st.hand[t, k, h, HF_CARDS + 0])
     if not moved_public:
         _see(st, t, moved)
@@ -593,7 +585,7 @@ def _split(st, cfg, t, k, h):
     _deal(st, cfg, t, k, new, np.int64(0))
 
 
-@once
+@hot
 def _player_draw(st, rt, cfg, t, k, h, face_up):
     """PontoonGame._player_draw: a card; a bust pays at once and goes under the pack."""
     _deal(st, cfg, t, k, h, face_up)
@@ -618,7 +610,7 @@ def _change_banker(st, cfg, t, seat):
         _shuffle_and_cut(st, cfg, t)
 
 
-@once
+@hot
 def _first_pontoon_candidate(st, rt, cfg, t):
     """The first player whose unsplit pontoon passes the bank, in turn order (-1: none)."""
     if st.tab[t, TB_BANKER_NATURAL]:
@@ -629,7 +621,7 @@ def _first_pontoon_candidate(st, rt, cfg, t):
     return -1
 
 
-@once
+@hot
 def _next_banker(st, rt, cfg, t):
     mode = cfg[tb.C_BANK_PASSING]
     banker = st.tab[t, TB_BANKER]
@@ -649,7 +641,7 @@ def _next_banker(st, rt, cfg, t):
     return banker
 
 
-@once
+@hot
 def _step_included(cfg, step):
     if step == ST_STAKES_BEFORE:
         return cfg[tb.C_STAKE_BEFORE] != 0
@@ -660,7 +652,7 @@ def _step_included(cfg, step):
     return True
 
 
-@once
+@hot
 def _step_seat(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -674,7 +666,7 @@ def _step_seat(st, rt, cfg, t, step):
     return True
 
 
-@once
+@hot
 def _step_stakes(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -693,7 +685,7 @@ def _step_stakes(st, rt, cfg, t, step):
     return True
 
 
-@once
+@hot
 def _step_deal(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -705,7 +697,7 @@ def _step_deal(st, rt, cfg, t, step):
     return True
 
 
-@once
+@hot
 def _step_banker_double(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -718,7 +710,7 @@ def _step_banker_double(st, rt, cfg, t, step):
     return False
 
 
-@once
+@hot
 def _step_naturals(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -743,18 +735,18 @@ def _step_naturals(st, rt, cfg, t, step):
         for k in range(P):
             nat = 1 if is_natural(st, rt, t, k, np.int64(0)) else 0
             multiple = _rt1(rt, tb.RT_BANKER_NATURAL, nat)
-            _settle(st, cfg, t, k, FIRST_HAND, multiple * st.hand[t, k, 0, HF_STAKE])
+            _settle(st, cfg, t, k, np.int64(0), multiple * st.hand[t, k, 0, HF_STAKE])
             st.hand[t, k, 0, HF_DONE] = 1
         return True
     paid = cfg[tb.C_NATURAL_PAID]
     if paid and not bnat:
         for k in range(P):
             if is_natural(st, rt, t, k, np.int64(0)):
-                _settle(st, cfg, t, k, FIRST_HAND, paid * st.hand[t, k, 0, HF_STAKE])
+                _settle(st, cfg, t, k, np.int64(0), paid * st.hand[t, k, 0, HF_STAKE])
     return True
 
 
-@once
+@hot
 def _step_player_turns(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -774,7 +766,7 @@ def _step_player_turns(st, rt, cfg, t, step):
     return True
 
 
-@once
+@hot
 def _step_reveal_banker(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -792,7 +784,7 @@ def _step_reveal_banker(st, rt, cfg, t, step):
     return True
 
 
-@once
+@hot
 def _step_banker_turn(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -810,7 +802,7 @@ def _step_banker_turn(st, rt, cfg, t, step):
     return True
 
 
-@once
+@hot
 def _step_settle(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -822,7 +814,7 @@ def _step_settle(st, rt, cfg, t, step):
             total, _ = hand_total(st, rt, t, k, h)
             split = 1 if st.hand[t, k, h, HF_SPLIT] else 0
             pclass = _rt3(rt, tb.RT_PLAYER_CLASS, total, st.hand[t, k, h, HF_N_CARDS], split)
-            chips = 0
+            chips = np.int64(0)  # not a literal 0: numba would compile _settle for that type too
             for b in range(st.seat[t, B, SE_N_HANDS]):
                 btotal, _ = hand_total(st, rt, t, B, b)
                 bclass = _rt2(rt, tb.RT_BANKER_CLASS, btotal, st.hand[t, B, b, HF_N_CARDS])
@@ -831,7 +823,7 @@ def _step_settle(st, rt, cfg, t, step):
     return True
 
 
-@once
+@hot
 def _offer_bank(st, rt, cfg, t, nxt):
     """The bank is offered to ``nxt`` first, then to the other pontoon holders in order."""
     st.seat[t, 0, SE_CANDIDATES] = nxt
@@ -847,7 +839,7 @@ def _offer_bank(st, rt, cfg, t, nxt):
     st.tab[t, TB_DEALER_ROUNDS] += 1
 
 
-@once
+@hot
 def _step_end_round(st, rt, cfg, t, step):
     P = cfg[tb.C_PLAYERS]
     B = P
@@ -880,7 +872,7 @@ def _step_end_round(st, rt, cfg, t, step):
         st.tab[t, TB_DEALER_ROUNDS] += 1
     return True
 
-@once
+@hot
 def _step_take_bank(st, rt, cfg, t, step):
     if not st.tab[t, TB_TAKE_STEP] or st.tab[t, TB_N_CANDIDATES] == 0:
         return True
@@ -888,7 +880,7 @@ def _step_take_bank(st, rt, cfg, t, step):
     return False
 
 
-@once
+@hot
 def _step(st, rt, cfg, t, step):
     """One automatic step; False when it stops at a decision."""
     if step == ST_TAKE_BANK:
@@ -955,7 +947,7 @@ def new_round(st, rt, cfg, t):
 # ---------------------------------------------------------------------------------------- decisions
 
 
-@once
+@hot
 def buy_limits(buy_mode, initial, last_buy):
     """legality.buy_limits re-expressed (a formula over chips; pinned by a differential test)."""
     if buy_mode == tb.BUY_PAGAT:
@@ -1008,7 +1000,7 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
         B = cfg[tb.C_PLAYERS]
         if cfg[tb.C_DEALER_HS17]:
             total, soft = hand_total(st, rt, t, B, h)
-            kinds[0] = K_DRAW if (_rt2(rt, tb.RT_DEALER_DRAWS, total, (1 if soft else 0)) != 0) else K_STAND
+            kinds[0] = K_DRAW if (_rt2(rt, tb.RT_DEALER_DRAWS, total, np.int64(1 if soft else 0)) != 0) else K_STAND
             lows[0], highs[0] = 0, 0
             return 1
         kinds[0], lows[0], highs[0] = K_STAND, 0, 0
@@ -1082,7 +1074,7 @@ def _find(kinds, n, kind):
     return -1
 
 
-@once
+@hot
 def _sized(low, high, choice):
     """agents.scripted.sized: min, max or a number of chips clamped into the range."""
     if choice == AMOUNT_MIN:
@@ -1092,7 +1084,7 @@ def _sized(low, high, choice):
     return min(max(choice, low), high)
 
 
-@once
+@hot
 def _known_total(st, rt, t, k, h, visible):
     """Total and softness of the cards of a hand a seat can see (public or among the first ``visible``)."""
     pips = 0
@@ -1106,7 +1098,7 @@ def _known_total(st, rt, t, k, h, visible):
     return _rt2(rt, tb.RT_TOTAL, pips, ace), (_rt2(rt, tb.RT_SOFT, pips, ace) != 0)
 
 
-@once
+@hot
 def _pending_pairs(st, rt, t, k, h):
     count = 0
     for j in range(h + 1, st.seat[t, k, SE_N_HANDS]):
@@ -1116,7 +1108,7 @@ def _pending_pairs(st, rt, t, k, h):
     return count
 
 
-@once
+@hot
 def optimal_key(st, rt, cfg, t, opt_id, kinds, n):
     """The lookup key of the optimal player's move (everything solver.scripted_move reads)."""
     k = st.tab[t, TB_TURN]
@@ -1146,7 +1138,7 @@ def optimal_key(st, rt, cfg, t, opt_id, kinds, n):
     return (np.int64(small), np.int64(st.hand[t, k, h, HF_INITIAL]), np.int64(st.hand[t, k, h, HF_LAST_BUY]), np.int64(st.hand[t, k, h, HF_STAKE]))
 
 
-@once
+@hot
 def _has_move(kinds, n):
     """Whether a hand move (stick, twist, buy, split, double) is among the ``n`` legal kinds."""
     for i in range(n):
@@ -1156,7 +1148,7 @@ def _has_move(kinds, n):
     return False
 
 
-@once
+@hot
 def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, move):
     """A native seat's decision: (kind, amount). ``move`` is the optimal table's entry for an
     optimal player's move (looked up by :func:`play`, which holds the dictionary)."""
@@ -1234,7 +1226,7 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, move):
         B = cfg[tb.C_PLAYERS]
         total, soft = _known_total(st, rt, t, B, st.tab[t, TB_BANKER_ACTIVE], st.tab[t, TB_LOOKED])
         if policy == POL_CASINO_DEALER:
-            draws = (_rt2(rt, tb.RT_DEALER_DRAWS, total, (1 if soft else 0)) != 0)
+            draws = (_rt2(rt, tb.RT_DEALER_DRAWS, total, np.int64(1 if soft else 0)) != 0)
         else:
             draws = total < pol[p, P_STAND]
         want = K_DRAW if draws else K_STAND
@@ -1243,14 +1235,14 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, move):
         return kind, amount
     if phase == PH_BANKER_DOUBLE:
         B = cfg[tb.C_PLAYERS]
-        if pol[p, P_DOUBLE_ACE] and st.hand[t, B, 0, HF_N_CARDS] > 0 and (st.hand[t, B, 0, _public_at(st, 0)] or st.tab[t, TB_LOOKED] > 0):
+        if pol[p, P_DOUBLE_ACE] and st.hand[t, B, 0, HF_N_CARDS] > 0 and (st.hand[t, B, 0, _public_at(st, np.int64(0))] or st.tab[t, TB_LOOKED] > 0):
             if _rank(st.hand[t, B, 0, HF_CARDS + 0]) == 0:
                 return K_DOUBLE_STAKES, 0
         return K_NO_DOUBLE, 0
     return kind, amount
 
 
-@once
+@hot
 def is_banker_phase(phase):
     return phase == PH_BANKER_DOUBLE or phase == PH_BANKER_TURN
 
@@ -1345,7 +1337,7 @@ def current_seats(st, cfg, idx, out):
 # ---------------------------------------------------------------------------------------- action ids
 
 
-@once
+@hot
 def _py_round(x):
     """Python's round(float) -> int: to the nearest integer, ties to even."""
     r = np.floor(x)
@@ -1355,7 +1347,7 @@ def _py_round(x):
     return int(r)
 
 
-@once
+@hot
 def _resolve(level_type, level, low, high):
     """encoding.resolve_amount: 1 chips, 2 min, 3 max, 4 a fraction of the range."""
     if level_type == 2:
@@ -1405,13 +1397,13 @@ def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amo
 F_CHIPS, F_SEEN, F_PACK, F_CARDS, F_BALANCE_UNIT, F_N = range(6)
 
 
-@once
+@hot
 def _squash(chips, unit):
     x = chips / unit
     return x / (1.0 + abs(x))
 
 
-@once
+@hot
 def _write_hand_cards(st, t, k, h, sees_all, visible, out, ranks_at, acc_others):
     """Rank counts of the visible cards (to ``out[ranks_at:]`` and/or the others' sum); returns
     (visible count, pips, ace)."""
@@ -1595,7 +1587,7 @@ def _start_round(st, rt, cfg, ep, t):
     new_round(st, rt, cfg, t)
 
 
-@once
+@hot
 def _pay_out(st, ep, t):
     """The learner's chips since the last payout become this step's reward."""
     balance = st.seat[t, ep.learner[t], SE_BALANCE]
@@ -1653,56 +1645,33 @@ def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, sc
         _start_round(st, rt, cfg, ep, t)
 
 
-RUN_BEGIN, RUN_APPLY, RUN_RESUME, RUN_IDS = 0, 1, 2, 3
-"""What :func:`env_run` does at each table before playing on: start an episode, apply a given
-action, nothing (resume after a solved optimal-table key), or check and apply the learner's id."""
-
-
 @njit(cache=True)
-def env_run(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, mode, flags, kinds,
-            amounts, slot_kind, slot_type, slot_level):
-    """The vector env's one compiled entry that plays tables on (see ``RUN_*`` for ``mode``).
-
-    One entry rather than one per mode because numba links and compiles the whole callee tree
-    (about 75 functions under :func:`env_advance`) into every entry point: four entries cost four
-    times the machine code generation on a first, uncached call. ``flags`` is ``fresh`` for
-    ``RUN_BEGIN``, one value (the learner acted) for ``RUN_APPLY`` and the out-parameter ``valid``
-    for ``RUN_IDS``, whose ``kinds`` hold the learner's action ids."""
-    legal_kinds = np.empty(MAX_LEGAL, dtype=np.int64)
-    lows = np.empty(MAX_LEGAL, dtype=np.int64)
-    highs = np.empty(MAX_LEGAL, dtype=np.int64)
-    mask = np.empty(slot_kind.size, dtype=np.bool_)
-    id_amounts = np.zeros(slot_kind.size, dtype=np.int64)
+def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, fresh):
+    """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
         t = idx[i]
-        if mode == RUN_BEGIN:
-            if flags[i] or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
-                _fresh(st, ep, cfg, ecfg, t)
-            _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
-            ep.mark[t] = st.seat[t, ep.learner[t], SE_BALANCE]
-            ep.acted[t] = False
-            ep.in_reset[t] = True
-            ep.skipped[t] = 0
-            _start_round(st, rt, cfg, ep, t)
-        elif mode == RUN_APPLY:
-            apply_action(st, rt, cfg, t, kinds[i], amounts[i])
-            if flags[0]:
-                ep.acted[t] = True
-                ep.in_reset[t] = False
-        elif mode == RUN_IDS:
-            ep.reward[t] = 0
-            ep.terminated[t] = False
-            ep.truncated[t] = False
-            ep.rounds_finished[t] = 0
-            n = legal(st, rt, cfg, t, legal_kinds, lows, highs)
-            legal_ids(legal_kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, id_amounts)
-            a = kinds[i]
-            if a < 0 or a >= slot_kind.size or not mask[a]:
-                flags[i] = False
-                continue
-            flags[i] = True
-            apply_action(st, rt, cfg, t, slot_kind[a], id_amounts[a])
+        if fresh[i] or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
+            _fresh(st, ep, cfg, ecfg, t)
+        _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
+        ep.mark[t] = st.seat[t, ep.learner[t], SE_BALANCE]
+        ep.acted[t] = False
+        ep.in_reset[t] = True
+        ep.skipped[t] = 0
+        _start_round(st, rt, cfg, ep, t)
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+
+
+@njit(cache=True)
+def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, kinds, amounts, learner):
+    """Apply one action per table (the learner's where ``learner``, else an external seat's) and play on."""
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+    for i in range(idx.size):
+        t = idx[i]
+        apply_action(st, rt, cfg, t, kinds[i], amounts[i])
+        if learner:
             ep.acted[t] = True
             ep.in_reset[t] = False
         env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
@@ -1710,40 +1679,46 @@ def env_run(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, 
             env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
-_NO_INTS = np.zeros(0, dtype=np.int64)
-_NO_FLAGS = np.zeros(0, dtype=np.bool_)
-_NO_LEVELS = np.zeros(0, dtype=np.float64)  # the type of the engine's slot_level
-
-
-def _ints(values):
-    """``values`` as a contiguous int64 array: what :func:`env_run`'s one compiled signature takes."""
-    return np.ascontiguousarray(values, dtype=np.int64)
-
-
-def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, fresh):
-    """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
-    env_run(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, RUN_BEGIN, fresh,
-            _NO_INTS, _NO_INTS, _NO_INTS, _NO_INTS, _NO_LEVELS)
-
-
-def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, kinds, amounts, learner):
-    """Apply one action per table (the learner's where ``learner``, else an external seat's) and play on."""
-    env_run(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, RUN_APPLY,
-            np.array([bool(learner)]), _ints(kinds), _ints(amounts), _NO_INTS, _NO_INTS, _NO_LEVELS)
-
-
+@njit(cache=True)
 def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx):
     """Play on at tables that paused for a missing optimal-table key (now solved)."""
-    env_run(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, RUN_RESUME, _NO_FLAGS,
-            _NO_INTS, _NO_INTS, _NO_INTS, _NO_INTS, _NO_LEVELS)
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+    for i in range(idx.size):
+        t = idx[i]
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
+@njit(cache=True)
 def env_step_ids(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, ids, slot_kind,
                  slot_type, slot_level, valid):
     """The learner's action id at every table: checked against the mask (``valid[t]`` False when
     illegal, nothing applied there), applied and played on elsewhere."""
-    env_run(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, np.arange(ids.size), RUN_IDS,
-            valid, _ints(ids), _NO_INTS, slot_kind, slot_type, slot_level)
+    kinds = np.empty(MAX_LEGAL, dtype=np.int64)
+    lows = np.empty(MAX_LEGAL, dtype=np.int64)
+    highs = np.empty(MAX_LEGAL, dtype=np.int64)
+    mask = np.empty(slot_kind.size, dtype=np.bool_)
+    amounts = np.zeros(slot_kind.size, dtype=np.int64)
+    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+    for t in range(ids.size):
+        ep.reward[t] = 0
+        ep.terminated[t] = False
+        ep.truncated[t] = False
+        ep.rounds_finished[t] = 0
+        n = legal(st, rt, cfg, t, kinds, lows, highs)
+        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amounts)
+        a = ids[t]
+        if a < 0 or a >= slot_kind.size or not mask[a]:
+            valid[t] = False
+            continue
+        valid[t] = True
+        apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
+        ep.acted[t] = True
+        ep.in_reset[t] = False
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
 @njit(cache=True)
