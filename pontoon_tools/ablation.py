@@ -60,7 +60,8 @@ ROWS: tuple[Row, ...] = (
     Row("default", "defaults", "the defaults then (stake weighting off; lean_ppo, 4,096 tables, rollouts of 16, minibatch 8,192, 4 epochs, "
         "lr 3e-3, entropy 0.1 -> 0, rewards / running return std, advantages normalised)"),
     Row("sb3_maskable", "algorithm", "SB3 MaskablePPO with its earlier defaults (16 envs, 256 steps, minibatch 512, "
-        "20 epochs, lr 3e-4), 500,000 steps (its throughput allows no more here)", ("--algo", "maskable_ppo"), timesteps=500_000, base=NO_WEIGHTING),
+        "20 epochs, lr 3e-4), 500,000 steps (its throughput allows no more here)", ("--algo", "maskable_ppo"),
+        timesteps=500_000, base=NO_WEIGHTING),
     Row("sb3_dqn", "algorithm", "SB3 DQN (illegal ids replaced and penalised), 500,000 steps",
         ("--algo", "dqn", "--batch-size", "256"), timesteps=500_000, base=NO_WEIGHTING),
     Row("lean_dqn", "algorithm", "masked double DQN on the same 4,096 tables (pontoon_tools/dqn.py)",
@@ -87,7 +88,8 @@ ROWS: tuple[Row, ...] = (
     Row("lr_anneal", "learning rate", "lr 3e-3 -> 3e-4", ("--lr-final", "3e-4")),
     Row("half_length", "training length", "half the steps", (), timesteps=-2),
     Row("double_length", "training length", "twice the steps", (), timesteps=-3),
-    Row("combined", "combination", "stake advantage, lr 3e-3 -> 3e-4, 2 epochs of minibatch 4,096 (the best 10M run; the defaults since)",
+    Row("combined", "combination", "stake advantage, lr 3e-3 -> 3e-4, 2 epochs of minibatch 4,096 "
+        "(the best 10M run; the defaults since)",
         ("--lr-final", "3e-4", "--n-epochs", "2", "--batch-size", "4096"), base=()),
     Row("imitation", "reference (imitation)", "REFERENCE, not RL alone: imitate threshold first",
         ("--warm-start", "threshold"), reference=True),

@@ -360,8 +360,9 @@ class LeanPPO:
         if config.stake_expected and (stake_decision is None or stake_chips is None
                                       or len(stake_chips) != len(stake_decision) or len(stake_chips) == 0
                                       or min(stake_chips) <= 0):
-            raise ValueError("stake_expected: expected the stake ids (stake_decision) and their stakes in chips "
-                             f"(stake_chips, positive, one per id), got {stake_decision!r} and {stake_chips!r}")
+            raise ValueError("stake_expected: expected the stake ids (stake_decision) and their stakes in "
+                             "chips (stake_chips, positive, one per id), "
+                             f"got {stake_decision!r} and {stake_chips!r}")
         self.torch = torch
         torch.set_num_threads(max(1, threads))
         self.model = model

@@ -15,7 +15,6 @@ table and how many fresh packs it has had, so the same seed gives the same traje
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -57,13 +56,6 @@ def native_rules(rules: RulesSpec, num_players: int) -> Rules:
     return resolved
 
 
-@functools.lru_cache(maxsize=32)
-def _rule_tables(rules: Rules) -> tuple[tb.RuleTables, np.ndarray]:
-    """:func:`tables.build` and :func:`tables.flatten` of ``rules`` (a frozen, hashable dataclass), once."""
-    rt = tb.build(rules)
-    return rt, tb.flatten(rt)
-
-
 class BatchedEngine:
     """``num_tables`` tables of ``num_players`` players each (see the module docstring).
 
@@ -100,9 +92,8 @@ class BatchedEngine:
         self.num_seats = num_players + 1
         self.num_tables = num_tables
         self.cfg = tb.config(self.rules, num_players)
-        # What the compiled code reads (rules_flat) and its Python form (rt), shared by every engine of
-        # the same rules: they are never written, and building them took a tenth of a short evaluation.
-        self.rt, self.rules_flat = _rule_tables(self.rules)
+        self.rt = tb.build(self.rules)
+        self.rules_flat = tb.flatten(self.rt)  # what the compiled code reads (RuleTables is for Python)
         self.state: TableState = new_state(
             num_tables, self.num_seats, int(self.cfg[tb.C_HAND_CARDS]), int(self.cfg[tb.C_PACK_SIZE])
         )

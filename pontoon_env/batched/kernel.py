@@ -1000,7 +1000,8 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
         B = cfg[tb.C_PLAYERS]
         if cfg[tb.C_DEALER_HS17]:
             total, soft = hand_total(st, rt, t, B, h)
-            kinds[0] = K_DRAW if (_rt2(rt, tb.RT_DEALER_DRAWS, total, np.int64(1 if soft else 0)) != 0) else K_STAND
+            draws = _rt2(rt, tb.RT_DEALER_DRAWS, total, np.int64(1 if soft else 0)) != 0
+            kinds[0] = K_DRAW if draws else K_STAND
             lows[0], highs[0] = 0, 0
             return 1
         kinds[0], lows[0], highs[0] = K_STAND, 0, 0
@@ -1235,7 +1236,8 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, move):
         return kind, amount
     if phase == PH_BANKER_DOUBLE:
         B = cfg[tb.C_PLAYERS]
-        if pol[p, P_DOUBLE_ACE] and st.hand[t, B, 0, HF_N_CARDS] > 0 and (st.hand[t, B, 0, _public_at(st, np.int64(0))] or st.tab[t, TB_LOOKED] > 0):
+        first_shown = st.hand[t, B, 0, _public_at(st, np.int64(0))]
+        if pol[p, P_DOUBLE_ACE] and st.hand[t, B, 0, HF_N_CARDS] > 0 and (first_shown or st.tab[t, TB_LOOKED] > 0):
             if _rank(st.hand[t, B, 0, HF_CARDS + 0]) == 0:
                 return K_DOUBLE_STAKES, 0
         return K_NO_DOUBLE, 0
