@@ -57,6 +57,8 @@ from agents.checkpoint import (
     read_config,
     save_checkpoint,
 )
+from pontoon_env.encoding import resolve_amount
+from pontoon_env.game.legality import stake_range
 from pontoon_env.game.rules import PRESETS, Rules, resolve_rules
 from pontoon_env.game.runner import decide
 from pontoon_tools.evaluation import (
@@ -231,7 +233,7 @@ class TrainSettings:
     stake_expected: bool = setting(
         False, "lean_ppo, player: take the stake decision's policy gradient over every stake level at once "
         "(the expected stake times the round's return per chip staked) instead of through the sampled level "
-        "(docs/training.md, ablation row stake_expected)", group=HYPER)
+        "(docs/training.md, \"Longer runs\")", group=HYPER)
     ent_decay: float = setting(1.0, "share of training over which the entropy bonus falls from --ent-coef to "
                                "--ent-coef-final (then stays there)", group=HYPER)
     features: list[str] = setting(
@@ -611,14 +613,6 @@ def lean_config(settings: TrainSettings, seed: int, role: str = "player") -> Any
         norm_adv=settings.norm_adv, reward_scale="return_std" if settings.norm_reward else "none",
         stake_advantage=settings.stake_advantage and role == "player",
         stake_expected=settings.stake_expected and role == "player", seed=seed)
-
-
-def _stake_chips(level: Any, rules: Rules) -> int:
-    """The chips of a stake action's level: a number of chips, ``min`` or ``max`` (0: another kind of
-    level, which ``--stake-expected`` refuses)."""
-    if isinstance(level, int):
-        return level
-    return {"min": rules.min_stake, "max": rules.max_stake}.get(level, 0)
 
 
 def dqn_config(settings: TrainSettings, seed: int, rules: Rules) -> Any:
@@ -1182,7 +1176,9 @@ class Trainer:
         stake_index = next((f.slice.start for f in encoder.index_table() if f.name in ("own[0].initial", "own.initial")),
                            None)
         stake_ids = np.array([i for i, name in enumerate(names) if name.startswith("stake")], dtype=np.int64)
-        stake_chips = np.array([_stake_chips(single.table.slots[i].level, self.rules) for i in stake_ids])
+        # What each stake id stands for in the initial stake's range (a seat with chips to spare).
+        stake_chips = np.array([resolve_amount(single.table.slots[i].level, *stake_range(self.rules))
+                                for i in stake_ids])
         if s.algo == "lean_dqn":
             from pontoon_tools.dqn import LeanDQN
 
