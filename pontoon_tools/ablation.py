@@ -30,9 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- ablation:begin -->", "<!-- ablation:end -->"
 
 
-THEN = ("--batch-size", "8192", "--n-epochs", "4", "--lr-final", "3e-3")
-"""The lean PPO's optimiser defaults when the table was made: minibatch 8,192, 4 epochs, a constant
-learning rate of 3e-3 (the defaults now are ``combined``'s: 4,096, 2 epochs, 3e-3 falling to 3e-4)."""
+BEFORE_PRICING = ("--features", "none", "--no-draw-expected")
+"""The player's inputs and draw pricing before the one-hot hand and ``draw_expected`` became its
+defaults (docs/training.md, "Longer runs"): the rows of the table were all made without them."""
+THEN = ("--batch-size", "8192", "--n-epochs", "4", "--lr-final", "3e-3", *BEFORE_PRICING)
+"""The lean PPO's defaults when the table was made: minibatch 8,192, 4 epochs, a constant learning
+rate of 3e-3 (then ``combined``'s: 4,096, 2 epochs, 3e-3 falling to 3e-4), the observation as it is
+and no draw pricing; a row's own flags come after these, so ``--features keep`` replaces ``none``."""
 NO_WEIGHTING = ("--no-stake-advantage",)
 """The base of the rows whose algorithm has its own defaults (SB3's, the lean DQN's)."""
 
@@ -90,7 +94,7 @@ ROWS: tuple[Row, ...] = (
     Row("double_length", "training length", "twice the steps", (), timesteps=-3),
     Row("combined", "combination", "stake advantage, lr 3e-3 -> 3e-4, 2 epochs of minibatch 4,096 "
         "(the best 10M run; the defaults since)",
-        ("--lr-final", "3e-4", "--n-epochs", "2", "--batch-size", "4096"), base=()),
+        ("--lr-final", "3e-4", "--n-epochs", "2", "--batch-size", "4096"), base=BEFORE_PRICING),
     Row("imitation", "reference (imitation)", "REFERENCE, not RL alone: imitate threshold first",
         ("--warm-start", "threshold"), reference=True),
 )

@@ -32,6 +32,23 @@ Rewards and advantages (what the ablation in docs/training.md varies):
   decision's loss is ``-E_pi[stake] * u`` (scaled like the other advantages). Through the sampled
   level alone, a policy that has settled on the minimum stake rarely sees the maximum and keeps
   staking low after its play has made high stakes pay; this gradient points up wherever ``u > 0``.
+* ``draw_expected=True`` does the same for the *price* of a card. Twisting and buying draw the
+  same next card; they differ in the chips put on it (0 for a twist, the buy's price otherwise). A
+  drawing hand's value is then close to ``(stake + price) x rho``, ``rho`` the value per chip of
+  the hand after the card, so one round's return divided by the chips it was played for estimates
+  ``rho`` whichever of twist or buy was drawn: through the sampled move alone the signal is a
+  difference of two noisy returns; this way every drawing decision tells whether its chips pay.
+  Each drawing id's logit then moves by ``rho * (price - E_pi[price | draw])`` (the loss is that
+  weight, held fixed, times the logit; in initial stakes under ``stake_advantage``), *not* scaled
+  by the move's probability: a policy that has all but stopped buying where buying pays (measured
+  with ``python -m pontoon_tools.diagnose RUN --branches N``: under the model's own later play a
+  buy at the maximum on a hard 11 was worth +0.36 [+0.03, +0.69] chips per initial stake more than
+  the twist it always chose; docs/training.md) moves back at full speed, where the policy gradient
+  of the expected price, scaled by ``pi``, barely moved it. Centred on the policy's own mean price,
+  the step leaves the probability of drawing at all unchanged to first order: whether to draw
+  (against a stick) stays with the PPO term. The prices come from the rules' own buy limits
+  (:class:`DrawPrices`). It pays together with the one-hot hand (``--features onehot``), which
+  lets the network tell a hard 11 from a hard 12 (docs/training.md, "Pricing a card").
 * ``norm_adv`` normalises the advantages of each minibatch (zero mean, unit variance).
 
 Autoreset is ``SAME_STEP`` (the vector env starts the next episode in the step that ends one), so a
@@ -42,13 +59,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Collector", "LeanPPO", "PPOConfig", "ProcessCollector", "Rollout", "policy_forward", "PontoonFeatures", "feature_spec", "masked_logits", "random_play"]
+__all__ = ["Collector", "DrawPrices", "LeanPPO", "PPOConfig", "ProcessCollector", "Rollout", "policy_forward", "PontoonFeatures", "feature_spec", "masked_logits", "random_play"]
 
 NEG = -1e8
 """Logit given to illegal ids: finite, so that ``p * log p`` is an exact zero rather than NaN."""
@@ -76,7 +93,59 @@ class PPOConfig:
     reward_scale: str = "return_std"
     stake_advantage: bool = False
     stake_expected: bool = False
+    draw_expected: bool = False
     seed: int = 0
+
+
+class DrawPrices:
+    """What each drawing id (twist, then the buy levels) costs in chips, in the hand being played,
+    read from a batch of observations: the table is filled from the rules' own buy limits
+    (:func:`pontoon_env.game.legality.buy_limits`, one entry per initial stake and last buy), and
+    the hand's stake, initial stake and last buy are read from the observation's own-hand block
+    (the fields flagged ``active``). Needed by ``draw_expected``.
+
+    Args:
+        ids: the twist id followed by the buy ids.
+        levels: each buy id's level (``"min"``, ``"max"``, a fraction or a number of chips).
+        rules: the rules whose buy limits price a buy.
+        encoder: the observation layout.
+    """
+
+    def __init__(self, ids: Sequence[int], levels: Sequence[Any], rules: Any, encoder: Any) -> None:
+        import torch
+
+        from pontoon_env.encoding import resolve_amount
+        from pontoon_env.game.hands import HandStat
+        from pontoon_env.game.legality import buy_limits
+
+        if len(ids) != len(levels) + 1 or len(levels) == 0:
+            raise ValueError(f"DrawPrices: expected the twist id and one id per buy level, got ids {list(ids)} "
+                             f"and levels {list(levels)}")
+        self.ids = torch.as_tensor(np.asarray(ids, dtype=np.int64))
+        self.max_stake = int(rules.max_stake)
+        top = 2 * self.max_stake  # a banker's double doubles an initial stake
+        table = np.zeros((top + 1, 2 * top + 1, len(ids)), dtype=np.float32)
+        for initial in range(1, top + 1):
+            for last in range(0, 2 * top + 1):
+                low, high = buy_limits(HandStat(total=10, soft=False, n_cards=2, initial=initial, last_buy=last,
+                                                stake=initial + last), rules)
+                table[initial, last, 1:] = [resolve_amount(level, low, high) for level in levels]
+        self.table = torch.as_tensor(table)
+        block = next(b for b in encoder.blocks if b.name == "own")
+        offsets = {f.name: f.offset for f in block.fields}
+        base = block.start + np.arange(block.count) * block.stride
+        self.columns = {name: torch.as_tensor(base + offsets[name]) for name in ("active", "stake", "initial", "last_buy")}
+
+    def read(self, obs: Any) -> tuple[Any, Any, Any]:
+        """``(prices [B, len(ids)], stake [B], initial [B])`` in chips, of the hand being played."""
+        import torch
+
+        active = obs.index_select(-1, self.columns["active"])
+        chips = {name: torch.round((obs.index_select(-1, self.columns[name]) * active).sum(-1) * self.max_stake).long()
+                 for name in ("stake", "initial", "last_buy")}
+        initial = chips["initial"].clamp(0, self.table.shape[0] - 1)
+        last = chips["last_buy"].clamp(0, self.table.shape[1] - 1)
+        return self.table[initial, last], chips["stake"].float(), chips["initial"].float()
 
 
 def masked_logits(logits: Any, mask: Any) -> Any:
@@ -122,6 +191,18 @@ def policy_forward(policy: Any, obs: Any) -> tuple[Any, Any]:
         pi_features, vf_features = policy.extract_features(obs)
         latent_pi = policy.mlp_extractor.forward_actor(pi_features)
         latent_vf = policy.mlp_extractor.forward_critic(vf_features)
+    return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(-1)
+
+
+def features_are_fixed(policy: Any) -> bool:
+    """Whether the policy's features extractor has nothing to train (so the features of a rollout
+    can be computed once per update instead of once per minibatch and epoch)."""
+    return policy.share_features_extractor and not any(p.requires_grad for p in policy.features_extractor.parameters())
+
+
+def heads_forward(policy: Any, features: Any) -> tuple[Any, Any]:
+    """Logits and values from already extracted features (a shared, parameter-free extractor)."""
+    latent_pi, latent_vf = policy.mlp_extractor(features)
     return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(-1)
 
 
@@ -337,6 +418,7 @@ class LeanPPO:
             them is a staking decision; its advantage is never rescaled).
         stake_chips: the stake in chips of each id of ``stake_decision``; needed only with
             ``config.stake_expected``.
+        draw_prices: the price of each drawing id; needed only with ``config.draw_expected``.
         threads: torch CPU threads of the learner.
         sampler: ``"inline"`` (collect, then update, in this process) or ``"process"`` (a sampler
             process collects the next rollout while this one updates: two cores busy).
@@ -346,7 +428,7 @@ class LeanPPO:
 
     def __init__(self, venv: Any, model: Any, config: PPOConfig, *, stake_index: int | None = None,
                  stake_decision: np.ndarray | None = None, stake_chips: np.ndarray | None = None,
-                 threads: int = 1, sampler: str = "inline",
+                 draw_prices: DrawPrices | None = None, threads: int = 1, sampler: str = "inline",
                  env_kwargs: dict[str, Any] | None = None, num_envs: int | None = None,
                  spaces: tuple[int, int] | None = None) -> None:
         import torch
@@ -363,6 +445,9 @@ class LeanPPO:
             raise ValueError("stake_expected: expected the stake ids (stake_decision) and their stakes in "
                              "chips (stake_chips, positive, one per id), "
                              f"got {stake_decision!r} and {stake_chips!r}")
+        if config.draw_expected and draw_prices is None:
+            raise ValueError("draw_expected: expected the drawing ids' prices (draw_prices), got None")
+        self.draw_prices = draw_prices if config.draw_expected else None
         self.torch = torch
         torch.set_num_threads(max(1, threads))
         self.model = model
@@ -483,6 +568,47 @@ class LeanPPO:
         expected_stake = (logp_all.exp() * chips).sum(-1)
         return torch.where(staking, -expected_stake * per_chip / scale, per_sample)
 
+    def _draw_inputs(self, masks: Any, actions: Any, returns: Any, obs: Any) -> tuple[Any, Any, Any, Any]:
+        """What ``draw_expected`` needs of each sample, fixed within an update: whether it is a
+        drawing decision where a buy was legal (``rows``), the prices of the drawing ids, the
+        return per chip the hand was played for (``rho``) and the hand's initial stake."""
+        torch = self.torch
+        prices_of = self.draw_prices
+        assert prices_of is not None
+        ids = prices_of.ids
+        legal = masks[:, ids]
+        taken = actions.unsqueeze(1) == ids.unsqueeze(0)
+        rows = legal[:, 0] & legal[:, 1:].any(-1) & taken.any(-1)
+        prices, stake, initial = prices_of.read(obs)
+        price_taken = (prices * taken).sum(-1)
+        rho = torch.where(rows, returns / (stake + price_taken).clamp(min=1.0), torch.zeros_like(returns))
+        return rows, prices, rho, initial
+
+    def _draw_expected_loss(self, per_sample: Any, logits: Any, masks: Any, rows: Any, prices: Any, rho: Any,
+                            initial: Any, scale: Any) -> Any:
+        """``per_sample`` plus, on each drawing decision where a buy was legal (``rows``, from
+        :meth:`_draw_inputs`), the loss ``-rho / scale * sum_a (price_a - E_pi[price | draw]) *
+        logit_a`` over the legal drawing ids (the weights held fixed; in initial stakes under the
+        stake weighting): see the module docstring, ``draw_expected``."""
+        torch = self.torch
+        if not bool(rows.any()):
+            return per_sample
+        ids = self.draw_prices.ids  # type: ignore[union-attr]
+        legal = masks[:, ids]
+        drawing_logits = logits[:, ids].masked_fill(~legal, NEG)
+        with torch.no_grad():
+            conditional = torch.softmax(drawing_logits, dim=-1)
+            weights = torch.where(legal, prices - (conditional * prices).sum(-1, keepdim=True), torch.zeros_like(prices))
+            if self.config.stake_advantage:
+                weights = weights / initial.clamp(min=1.0).unsqueeze(-1)  # in initial stakes, as the weighted advantages
+            weights = weights * rho.unsqueeze(-1)
+            # A logit moves by its weight (gradient descent on the term below); none is pushed further
+            # towards a probability it has all but reached, so no logit runs away.
+            settled = ((weights > 0) & (conditional > 0.999)) | ((weights < 0) & (conditional < 0.001))
+            weights = torch.where(settled, torch.zeros_like(weights), weights)
+        term = -(weights * torch.where(legal, drawing_logits, torch.zeros_like(drawing_logits))).sum(-1) / scale
+        return torch.where(rows, per_sample + term, per_sample)
+
     def update(self, rollout: Rollout) -> None:
         """PPO epochs over ``rollout``."""
         torch = self.torch
@@ -496,6 +622,10 @@ class LeanPPO:
         old_logp = rollout.logp.reshape(B)
         adv = adv.reshape(B)
         returns = returns.reshape(B)
+        fixed = features_are_fixed(self.policy)
+        with torch.no_grad():  # what does not change within an update is computed once for all of it
+            features = self.policy.extract_features(obs, self.policy.features_extractor) if fixed else None
+            draw = self._draw_inputs(masks, actions, returns, obs) if self.draw_prices is not None else None
         self.policy.set_training_mode(True)
         mb = min(c.batch_size, B)
         clip_fracs, approx_kls, pg_losses, v_losses, entropies = [], [], [], [], []
@@ -503,7 +633,8 @@ class LeanPPO:
             order = torch.randperm(B, generator=self.generator)
             for start in range(0, B, mb):
                 idx = order[start:start + mb]
-                logits, value = self.forward(obs[idx])
+                logits, value = heads_forward(self.policy, features[idx]) if features is not None else \
+                    self.forward(obs[idx])
                 logp_all = torch.log_softmax(masked_logits(logits, masks[idx]), dim=-1)
                 new_logp = logp_all.gather(1, actions[idx].unsqueeze(1)).squeeze(1)
                 entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
@@ -517,6 +648,8 @@ class LeanPPO:
                 if self.stake_chips is not None:
                     per_sample = self._stake_expected_loss(per_sample, logp_all, masks[idx], actions[idx],
                                                            returns[idx], scale)
+                if draw is not None:
+                    per_sample = self._draw_expected_loss(per_sample, logits, masks[idx], *(d[idx] for d in draw), scale)
                 pg_loss = per_sample.mean()
                 v_loss = 0.5 * ((value - returns[idx]) ** 2).mean()
                 loss = pg_loss - self.ent_coef * entropy + c.vf_coef * v_loss
@@ -657,6 +790,7 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         trunk = list(trunk or [])
         super().__init__(observation_space, trunk[-1] if trunk else width)
         self.register_buffer("keep", torch.as_tensor(keep_list, dtype=torch.int64))
+        self.keep_all = keep_list == list(range(size))  # no copy of every column for nothing
         self.register_buffer("mean", torch.zeros(width))
         self.register_buffer("std", torch.ones(width))
         self.active_onehot = bool(active_onehot)
@@ -673,7 +807,7 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         """The inputs before standardisation and the trunk."""
         import torch
 
-        x = obs.index_select(-1, self.keep)
+        x = obs if getattr(self, "keep_all", False) else obs.index_select(-1, self.keep)
         if self.active_onehot:
             s = self.spec
             own = obs[..., s["own_start"]:s["own_start"] + s["own_count"] * s["own_stride"]]

@@ -73,7 +73,7 @@ from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, s
 
 ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn")
 LEAN = ("lean_ppo", "lean_dqn")
-FEATURES = ("keep", "onehot", "std")
+FEATURES = ("keep", "onehot", "std", "none")
 REWARD_SCALES = ("return_std", "none")
 ROLES = ("player", "banker", "both")
 EPISODES = ("round", "session")
@@ -234,12 +234,19 @@ class TrainSettings:
         False, "lean_ppo, player: take the stake decision's policy gradient over every stake level at once "
         "(the expected stake times the round's return per chip staked) instead of through the sampled level "
         "(docs/training.md, \"Longer runs\")", group=HYPER)
+    draw_expected: bool = setting(
+        True, "lean_ppo, player: do not learn the price of a card (twist or buy, given that the hand draws) from "
+        "the hand's return per chip (default: each drawing decision moves every price's logit by the return per "
+        "chip times the price less the policy's mean price, not scaled by its probability, so a buy the policy has "
+        "all but given up comes back where it pays; pontoon_tools/ppo.py, docs/training.md)", group=HYPER)
     ent_decay: float = setting(1.0, "share of training over which the entropy bonus falls from --ent-coef to "
                                "--ent-coef-final (then stays there)", group=HYPER)
-    features: list[str] = setting(
-        help=f"network inputs, any of {', '.join(FEATURES)}: keep = only the observation columns that vary in "
+    features: list[str] | None = setting(
+        None, f"network inputs, any of {', '.join(FEATURES)}: keep = only the observation columns that vary in "
         "random play; onehot = add the hand being played (total, cards, buys) one-hot; std = standardise each "
-        "input by random-play statistics (PPO family)", default_factory=list, group=HYPER, metavar="FEATURE")
+        "input by random-play statistics; none = the observation as it is (PPO family). Default: keep onehot for "
+        "a lean_ppo player (docs/training.md, \"Longer runs\"), none otherwise",
+        group=HYPER, metavar="FEATURE", default_text="")
     trunk: list[int] = setting(help="hidden layers shared by actor and critic before --net-arch (PPO family), "
                                "comma-separated; default none", default_factory=list, group=HYPER,
                                parse=parse_int_list, metavar="WIDTHS", default_text="")
@@ -297,6 +304,13 @@ class TrainSettings:
             filled.warm_start = None
         if filled.seats is None:
             filled.seats = BOTH_SEATS if self.role == "both" else defaults["seats"]
+        if filled.features is None and role != "both":  # "both": each side's trainer fills its own
+            # The hand being played one-hot lets the network tell a hard 11 (buy) from a hard 12
+            # (never buy), which a scaled total makes one fine cut; only the columns that move keep
+            # the first layer narrower than the raw observation's (docs/training.md, "Longer runs").
+            filled.features = ["keep", "onehot"] if role == "player" and self.algo == "lean_ppo" else []
+        if filled.features is not None:
+            filled.features = [name for name in filled.features if name != "none"]
         if filled.out is None:
             filled.out = f"runs/{self.rules}-{self.role}"
         return filled
@@ -340,7 +354,10 @@ class TrainSettings:
         check(self.vf_coef >= 0, "vf_coef", "a weight >= 0")
         check(self.max_grad_norm > 0, "max_grad_norm", "a gradient-norm clip > 0")
         check(0.0 < self.ent_decay <= 1.0, "ent_decay", "a share of training in (0, 1]")
-        check(all(name in FEATURES for name in self.features), "features", f"some of {list(FEATURES)}")
+        check(self.features is None or all(name in FEATURES for name in self.features), "features",
+              f"some of {list(FEATURES)}")
+        check(self.features is None or "none" not in self.features or len(self.features) == 1, "features",
+              "none alone (no other input changes with it)")
         check(all(width >= 1 for width in self.trunk), "trunk", "positive layer widths such as 128")
         check(not (self.features or self.trunk) or self.algo != "dqn", "features",
               "no --features or --trunk with --algo dqn (they shape the actor-critic's inputs)")
@@ -612,7 +629,8 @@ def lean_config(settings: TrainSettings, seed: int, role: str = "player") -> Any
         ent_decay=settings.ent_decay, vf_coef=settings.vf_coef, max_grad_norm=settings.max_grad_norm,
         norm_adv=settings.norm_adv, reward_scale="return_std" if settings.norm_reward else "none",
         stake_advantage=settings.stake_advantage and role == "player",
-        stake_expected=settings.stake_expected and role == "player", seed=seed)
+        stake_expected=settings.stake_expected and role == "player",
+        draw_expected=settings.draw_expected and role == "player", seed=seed)
 
 
 def dqn_config(settings: TrainSettings, seed: int, rules: Rules) -> Any:
@@ -1179,13 +1197,20 @@ class Trainer:
         # What each stake id stands for in the initial stake's range (a seat with chips to spare).
         stake_chips = np.array([resolve_amount(single.table.slots[i].level, *stake_range(self.rules))
                                 for i in stake_ids])
+        draw_prices = None
+        if s.draw_expected and self.role == "player" and "twist" in names:
+            from pontoon_tools.ppo import DrawPrices
+
+            buy_ids = [i for i, name in enumerate(names) if name.startswith("buy")]
+            draw_prices = DrawPrices([names.index("twist"), *buy_ids], [single.table.slots[i].level for i in buy_ids],
+                                     self.rules, encoder)
         if s.algo == "lean_dqn":
             from pontoon_tools.dqn import LeanDQN
 
             ppo: Any = LeanDQN(venv, model, dqn_config(s, s.seed, self.rules), threads=s.threads)
         else:
             ppo = LeanPPO(venv, model, lean_config(s, s.seed, self.role), stake_index=stake_index, stake_decision=stake_ids,
-                          stake_chips=stake_chips,
+                          stake_chips=stake_chips, draw_prices=draw_prices,
                           threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
                           spaces=(encoder.size, len(names)))
         try:

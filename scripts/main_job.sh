@@ -20,7 +20,7 @@
 #   OUT          results directory                           (default results)
 #   PLAYER_STEPS learner decisions of the player             (default 10000000)
 #   BANKER_STEPS learner decisions of the banker             (default 2000000)
-#   ROUNDS       paired rounds of the player's measurement   (default 1000000)
+#   ROUNDS       paired rounds of the player's measurement   (default 3000000)
 #   BANKER_ROUNDS paired rounds of the banker's measurement  (default 20000; banker_smart is slow)
 #   EVAL_SEED    seed of the measured deals; training evaluates on seed+10000 (default 1)
 #   PYTHON       interpreter                                 (default python)
@@ -33,7 +33,7 @@ BANKER_RUN=${BANKER_RUN:-runs/main-banker}
 OUT=${OUT:-results}
 PLAYER_STEPS=${PLAYER_STEPS:-10000000}
 BANKER_STEPS=${BANKER_STEPS:-2000000}
-ROUNDS=${ROUNDS:-1000000}
+ROUNDS=${ROUNDS:-3000000}
 BANKER_ROUNDS=${BANKER_ROUNDS:-20000}
 EVAL_SEED=${EVAL_SEED:-1}
 PYTHON=${PYTHON:-python}

@@ -121,6 +121,89 @@ def test_stake_expected_loss_is_the_expected_stake_times_the_return_per_chip() -
     assert logits.grad[1, top] > 0 > logits.grad[1, bottom]  # and lowers it when a chip loses
 
 
+def _draw_prices(venv: PontoonVectorEnv):
+    from pontoon_tools.ppo import DrawPrices
+
+    names = venv.action_names
+    buy_ids = [i for i, n in enumerate(names) if n.startswith("buy")]
+    return DrawPrices([names.index("twist"), *buy_ids], [venv.single.table.slots[i].level for i in buy_ids],
+                      venv.single.rules, venv.single.encoder), buy_ids
+
+
+def test_draw_prices_are_what_the_engine_charges() -> None:
+    """Differential: in random play, every buy taken raises the hand's stake by the price that
+    DrawPrices read off the observation before it (from the rules' buy limits), and a twist by 0."""
+    venv = PontoonVectorEnv(num_envs=256, rules="pagat", num_players=1, learner_seat=1)
+    prices_of, buy_ids = _draw_prices(venv)
+    names = venv.action_names
+    twist = names.index("twist")
+    rng = np.random.default_rng(0)
+    obs, _ = venv.reset(seed=4)
+    active = next(f.slice.start for f in venv.single.encoder.index_table() if f.name == "own[0].active")
+    checked = {twist: 0, **{i: 0 for i in buy_ids}}
+    for _ in range(40):
+        masks = venv.action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(1)
+        before = torch.as_tensor(obs)
+        prices, stake, _ = prices_of.read(before)
+        obs, _, terminated, truncated, _ = venv.step(actions)
+        after_stake = prices_of.read(torch.as_tensor(obs))[1]
+        for table in np.flatnonzero(~(terminated | truncated)):
+            a = int(actions[table])
+            if a not in checked or not (obs[table, active] > 0.5 and before[table, active] > 0.5):
+                continue  # not a draw, or not the same (first) hand before and after
+            k = 0 if a == twist else 1 + buy_ids.index(a)
+            assert after_stake[table] - stake[table] == prices[table, k], (names[a], table)
+            checked[a] += 1
+    assert all(n > 20 for n in checked.values()), checked
+
+
+def test_draw_expected_loss_moves_each_price_logit_by_its_weight() -> None:
+    """Rows that drew a card where a buy was legal get ``-rho / scale * sum_a w_a logit_a`` added
+    (``rho`` = return / chips played for, ``w_a`` = price less the policy's mean price given a
+    draw, in initial stakes with the stake weighting, held fixed): each drawing logit's gradient is
+    ``-rho w_a / scale`` however unlikely the move, favouring the dearest buy when a chip on the
+    hand wins and the twist when it loses, leaving the stick alone and the chance of drawing
+    unchanged to first order."""
+    venv = PontoonVectorEnv(num_envs=64, rules="pagat", num_players=1, learner_seat=1)
+    prices_of, buy_ids = _draw_prices(venv)
+    names = venv.action_names
+    with pytest.raises(ValueError, match="draw_expected"):
+        LeanPPO(venv, _holder(venv), PPOConfig(draw_expected=True))
+    ppo = LeanPPO(venv, _holder(venv), PPOConfig(n_steps=8, draw_expected=True, stake_advantage=True),
+                  stake_index=0, draw_prices=prices_of)
+    fields = {f.name: f.slice.start for f in venv.single.encoder.index_table()}
+    obs = torch.zeros(3, venv.single_observation_space.shape[0])
+    obs[:, fields["own[0].active"]] = 1.0
+    obs[:, fields["own[0].initial"]] = obs[:, fields["own[0].stake"]] = 0.4  # 4 chips: buys cost 4 or 8
+    n = len(names)
+    masks = torch.zeros(3, n, dtype=torch.bool)
+    for i in ("stick", "twist", *[names[b] for b in buy_ids]):
+        masks[:2, names.index(i)] = True
+    masks[2, names.index("stick")] = masks[2, names.index("twist")] = True  # no buy legal: untouched
+    twist, buy_min, buy_max, stick = (names.index(k) for k in ("twist", "buy:min", "buy:max", "stick"))
+    logits = torch.zeros(3, n)
+    logits[:2, twist] = 3.0  # a policy that seldom buys
+    logits.requires_grad_(True)
+    actions = torch.tensor([buy_max, twist, twist])
+    returns = torch.tensor([24.0, -8.0, 5.0])
+    base = torch.tensor([0.1, 0.2, 0.3])
+    out = ppo._draw_expected_loss(base, logits, masks, *ppo._draw_inputs(masks, actions, returns, obs), torch.tensor(2.0))
+    prices = prices_of.read(obs)[0][0]
+    assert prices.tolist() == [0.0, 4.0, 8.0]
+    assert out[2].item() == pytest.approx(0.3)
+    (out[:2] - base[:2]).sum().backward()
+    g = logits.grad
+    pi = torch.softmax(torch.tensor([3.0, 0.0, 0.0]), 0)
+    weights = (prices - (pi * prices).sum()) / 4  # price less the policy's mean price, in initial stakes
+    for row, rho in ((0, 24.0 / (4 + 8)), (1, -8.0 / 4)):
+        assert g[row, [twist, buy_min, buy_max]].tolist() == pytest.approx((-rho * weights / 2.0).tolist(), abs=1e-5)
+        assert g[row, stick].abs() < 1e-6  # draw or stick is the PPO term's business
+        assert (pi * g[row, [twist, buy_min, buy_max]]).sum().abs() < 1e-5  # the chance of drawing holds
+    assert g[0, buy_max] < 0 < g[0, twist]  # descent raises buy:max after a winning draw
+    assert g[1, buy_max] > 0 > g[1, twist]  # and the twist after a losing one
+
+
 def test_features_keep_onehot_and_standardise() -> None:
     venv = PontoonVectorEnv(num_envs=128, rules="pagat", num_players=1, learner_seat=1)
     samples, keep = random_play(venv, steps=16, seed=0)
