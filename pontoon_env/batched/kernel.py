@@ -1647,6 +1647,15 @@ def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, sc
         _start_round(st, rt, cfg, ep, t)
 
 
+@njit(cache=True)  # the optimal table is a typed dict: it needs numba's runtime, which @hot leaves out
+def env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch):
+    """:func:`env_advance`, answering each optimal player's lookup from ``optimal`` and playing on,
+    until the table waits for something else (a decision, a missing key, the episode's end)."""
+    env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+    while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+
+
 @njit(cache=True)
 def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, fresh):
     """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
@@ -1661,9 +1670,7 @@ def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need
         ep.in_reset[t] = True
         ep.skipped[t] = 0
         _start_round(st, rt, cfg, ep, t)
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
-            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
 @njit(cache=True)
@@ -1676,9 +1683,7 @@ def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need
         if learner:
             ep.acted[t] = True
             ep.in_reset[t] = False
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
-            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
 @njit(cache=True)
@@ -1687,9 +1692,7 @@ def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, nee
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
         t = idx[i]
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
-            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
 @njit(cache=True)
@@ -1718,9 +1721,7 @@ def env_step_ids(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, n
         apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
         ep.acted[t] = True
         ep.in_reset[t] = False
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
-            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
 @njit(cache=True)
