@@ -136,6 +136,7 @@ class ModelPolicy:
         self.num_players = num_players if num_players is not None else self.config.get("num_players")
         self._dict_obs = hasattr(getattr(self.model, "observation_space", None), "spaces")
         self._maskable = "action_masks" in _predict_parameters(self.model)
+        self._fast_mode: bool | None = None  # decided on the first prediction (masked_mode_supported)
         self._encoder: ObservationEncoder | None = None
         self._fit(int(self.num_players) + 1 if self.num_players is not None else None)
 
@@ -178,15 +179,28 @@ class ModelPolicy:
         mask = self.table.mask(legal)
         if not mask.any():
             raise ValueError(f"model policy {self.name!r}: no legal action to choose from")
-        obs: Any = {"observation": vector, "action_mask": mask.astype(np.int8)} if self._dict_obs else vector
-        if self._maskable:
-            chosen, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
-        else:
-            chosen, _ = self.model.predict(obs, deterministic=self.deterministic)
-        index = int(np.asarray(chosen).reshape(-1)[0])
+        index = int(self.predict_ids(vector[None], mask[None])[0])
         if not (0 <= index < self.table.n and mask[index]):
+            obs: Any = {"observation": vector, "action_mask": mask.astype(np.int8)} if self._dict_obs else vector
             index = self._best_legal(obs, mask)
         return self.table.decode(index, legal)
+
+    def predict_ids(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The ids the model picks for a batch (``obs`` ``float32 [k, obs_size]``, ``masks`` ``bool
+        [k, n_actions]``); a model that cannot mask may pick an illegal id (:meth:`act` and the
+        batched evaluator replace it). One ``predict`` for the batch, or, for a deterministic
+        MaskablePPO on flat observations, :func:`masked_mode` (the same ids without the
+        distribution objects ``predict`` builds)."""
+        if self._fast_mode is None:
+            self._fast_mode = self.deterministic and not self._dict_obs and masked_mode_supported(self.model)
+        if self._fast_mode:
+            return masked_mode(self.model.policy, obs, masks)
+        batch: Any = {"observation": obs, "action_mask": masks.astype(np.int8)} if self._dict_obs else obs
+        if self._maskable:
+            chosen, _ = self.model.predict(batch, action_masks=masks, deterministic=self.deterministic)
+        else:
+            chosen, _ = self.model.predict(batch, deterministic=self.deterministic)
+        return np.asarray(chosen, dtype=np.int64).reshape(-1)
 
     def _best_legal(self, obs: Any, mask: np.ndarray) -> int:
         """The legal id the model rates highest (probabilities or Q-values), else the first legal id."""
@@ -194,6 +208,44 @@ class ModelPolicy:
         if scores is None or scores.shape[-1] != mask.shape[0]:
             return int(np.flatnonzero(mask)[0])
         return int(np.argmax(np.where(mask, scores, -np.inf)))
+
+
+def masked_mode_supported(model: Any) -> bool:
+    """Whether :func:`masked_mode` gives ``model.predict(..., deterministic=True)``'s ids: a
+    MaskablePPO policy with a masked categorical head on a flat (``Box``) observation."""
+    try:
+        from gymnasium import spaces
+        from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    except ImportError:
+        return False
+    policy = getattr(model, "policy", None)
+    return (
+        isinstance(policy, MaskableActorCriticPolicy)
+        and isinstance(policy.action_dist, MaskableCategoricalDistribution)
+        and isinstance(policy.observation_space, spaces.Box)
+    )
+
+
+def masked_mode(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The deterministic ids of a MaskablePPO ``policy`` (see :func:`masked_mode_supported`) for a
+    batch, by the operations of its ``predict`` in their order (logits normalised, masked with
+    -1e8, normalised again, softmax, first maximum) so that ties and rounding fall alike, without
+    the argument validation of two ``torch.distributions`` objects per call: that validation was a
+    third of a model's batched evaluation (``bench/batched.py``)."""
+    import torch
+    from stable_baselines3.common.policies import BaseModel
+
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        tensor = torch.as_tensor(obs, device=policy.device).reshape((-1, *policy.observation_space.shape))
+        features = BaseModel.extract_features(policy, tensor, policy.pi_features_extractor)
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+        logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+        allowed = torch.as_tensor(masks, dtype=torch.bool, device=logits.device).reshape(logits.shape)
+        logits = torch.where(allowed, logits, torch.tensor(-1e8, dtype=logits.dtype, device=logits.device))
+        logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+        return torch.argmax(torch.softmax(logits, dim=-1), dim=1).cpu().numpy().astype(np.int64)
 
 
 def _predict_parameters(model: Any) -> set[str]:

@@ -304,3 +304,35 @@ def test_the_report_counts_players_in_words(tmp_path: Path) -> None:
 
     text = format_report(report)
     assert text.startswith("rules 'pagat', 1 player, banker seat 0") and "1 players" not in text
+
+
+def test_masked_mode_picks_what_predict_picks(tiny_models) -> None:
+    """The batched evaluator's shortcut (agents.model.masked_mode) is pinned to MaskablePPO's own
+    deterministic predict on the same batches: random observations and masks, sizes 1 to 4096,
+    and logits scaled up so that large gaps, near-ties and masked-out maxima all occur."""
+    import torch
+
+    from agents.model import ModelPolicy, masked_mode, masked_mode_supported
+
+    policy = ModelPolicy(tiny_models["player"], PAGAT, 2)
+    model = policy.model
+    assert masked_mode_supported(model) and not masked_mode_supported(object())
+    rng = np.random.default_rng(0)
+    size, n = policy._encoder.size, policy.table.n
+    for scale in (1.0, 1e3):
+        with torch.no_grad():
+            for parameter in model.policy.action_net.parameters():
+                parameter.mul_(scale)
+        for batch in (1, 7, 4096):
+            obs = rng.uniform(-1.0, 2.0, size=(batch, size)).astype(np.float32)
+            masks = rng.random((batch, n)) < 0.3
+            masks[~masks.any(axis=1), 0] = True
+            expected, _ = model.predict(obs, action_masks=masks, deterministic=True)
+            chosen = masked_mode(model.policy, obs, masks)
+            assert chosen.dtype == np.int64 and np.array_equal(chosen, np.asarray(expected).reshape(-1))
+            assert masks[np.arange(batch), chosen].all()
+    # ModelPolicy takes the shortcut for a deterministic MaskablePPO and predict() otherwise.
+    assert policy.predict_ids(obs[:3], masks[:3]).tolist() == chosen[:3].tolist() and policy._fast_mode
+    sampling = ModelPolicy(tiny_models["player"], PAGAT, 2, deterministic=False)
+    sampling.predict_ids(obs[:3], masks[:3])
+    assert sampling._fast_mode is False

@@ -80,12 +80,7 @@ def legal_actions(engine: Any, t: int) -> list[LegalAction]:
 
 def _model_ids(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """ModelPolicy.act for a batch: one predict, illegal picks replaced by the best legal id."""
-    batch: Any = {"observation": obs, "action_mask": masks.astype(np.int8)} if policy._dict_obs else obs
-    if policy._maskable:
-        chosen, _ = policy.model.predict(batch, action_masks=masks, deterministic=policy.deterministic)
-    else:
-        chosen, _ = policy.model.predict(batch, deterministic=policy.deterministic)
-    ids = np.asarray(chosen, dtype=np.int64).reshape(-1)
+    ids = policy.predict_ids(obs, masks)
     rows = np.arange(ids.size)
     bad = np.flatnonzero((ids < 0) | (ids >= masks.shape[1]) | ~masks[rows, np.clip(ids, 0, masks.shape[1] - 1)])
     for i in bad:

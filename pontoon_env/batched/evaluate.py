@@ -183,32 +183,36 @@ class _SeatStreams:
 
 
 def _record(engine: BatchedEngine, idx: np.ndarray, start: int, arrays: dict[str, np.ndarray]) -> None:
-    """The per-hand statistics of ``_record_round``, from the arrays (classes from the tables)."""
+    """The per-hand statistics of ``_record_round``, from the arrays (classes from the tables).
+
+    Each field is computed per slot (the players from the banker's left, then the banker) for all
+    tables at once and written to the seats in one indexed assignment: a slot maps to a different
+    seat in every row, and the rows are fresh (zeros), so nothing is summed twice.
+    """
     st, rt = engine.state, engine.rt
-    rows = slice(start, start + idx.size)
-    arrays["net"][rows] = st.result[idx]
     P = engine.num_players
+    count = idx.size
+    if np.array_equal(idx, np.arange(count)):  # the first tables (batched_match's case): views, not copies
+        idx = slice(0, count)  # type: ignore[assignment]
     banker = st.round_banker[idx]
-    present = np.arange(st.hand.shape[2])[None, None, :] < st.n_hands[idx][:, :, None]
-    totals = rt.total[st.pips[idx], st.ace[idx]]
+    present = np.arange(st.hand.shape[2])[None, None, :] < st.n_hands[idx][:, :, None]  # [tables, slots, hands]
+    # Table look-ups as one take on a flat index each (three-array fancy indexing costs several times more).
+    totals = np.take(rt.total.ravel(), st.pips[idx] * rt.total.shape[1] + st.ace[idx]).astype(np.int64)
     n = st.n_cards[idx]
-    player_class = rt.player_class[totals, n, st.split[idx]]
-    banker_class = rt.banker_class[totals, n]
+    _, cards, splits = rt.player_class.shape
+    cls = np.take(rt.player_class.ravel(), (totals * cards + n) * splits + st.split[idx])
+    cls[:, P] = np.take(rt.banker_class.ravel(), totals[:, P] * rt.banker_class.shape[1] + n[:, P])
     slot_seat = (banker[:, None] + 1 + np.arange(P + 1)[None, :]) % engine.num_seats
     slot_seat[:, P] = banker
-    stake, initial = st.stake[idx], st.initial[idx]
-    out = np.arange(idx.size) + start
-    for k in range(P + 1):
-        cls = banker_class[:, k] if k == P else player_class[:, k]
-        live = present[:, k]
-        seat = slot_seat[:, k]
-        arrays["hands"][out, seat] += live.sum(axis=1)
-        arrays["busts"][out, seat] += (live & (cls == HandClass.BUST)).sum(axis=1)
-        arrays["pontoons"][out, seat] += (live & (cls == HandClass.PONTOON)).sum(axis=1)
-        arrays["tricks"][out, seat] += (live & (cls == HandClass.FIVE_CARD_TRICK)).sum(axis=1)
-        if k < P:
-            arrays["staked"][out, seat] += np.where(live, stake[:, k], 0).sum(axis=1)
-            arrays["initial"][out, seat] = initial[:, k, 0]
+    rows = (np.arange(count) + start)[:, None]
+    arrays["net"][rows[:, 0]] = st.result[idx]
+    arrays["hands"][rows, slot_seat] = present.sum(axis=2)
+    arrays["busts"][rows, slot_seat] = (present & (cls == HandClass.BUST)).sum(axis=2)
+    arrays["pontoons"][rows, slot_seat] = (present & (cls == HandClass.PONTOON)).sum(axis=2)
+    arrays["tricks"][rows, slot_seat] = (present & (cls == HandClass.FIVE_CARD_TRICK)).sum(axis=2)
+    players = slot_seat[:, :P]
+    arrays["staked"][rows, players] = np.where(present[:, :P], st.stake[idx][:, :P], 0).sum(axis=2)
+    arrays["initial"][rows, players] = st.initial[idx][:, :P, 0]
 
 
 def match(rules: Rules, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,
