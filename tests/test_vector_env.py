@@ -69,8 +69,14 @@ def test_vector_env_steps_like_the_single_env(kwargs):
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
         if step % 17 == 5:
             actions[step % n] = vec.table.index("bid:min")  # never legal natively: the penalty path
+        kept = info.get("final_obs")
+        kept_copy = None if kept is None else kept.copy()
         obs, rewards, terminated, truncated, info = vec.step(actions)
         assert info["action_mask"].any(axis=1).all(), "a mask is all False"
+        if kept is not None:  # a final_obs a caller kept is its own: later steps leave it alone
+            assert np.array_equal(kept, kept_copy)
+        if "final_obs" in info:  # only the rows of ended episodes hold an observation
+            assert not info["final_obs"][~info["_final_obs"]].any()
         for t, env in enumerate(singles):
             o, r, te, tr, i = env.step(int(actions[t]))
             assert (r, te, tr) == (rewards[t], terminated[t], truncated[t]), (step, t)

@@ -131,6 +131,9 @@ OPT_STICK, OPT_TWIST, OPT_BUY_MIN, OPT_BUY_MAX, OPT_DOUBLE, OPT_SPLIT = 0, 1, 2,
 # What a table waits for.
 NEED_NONE, NEED_LEARNER, NEED_CALLBACK, NEED_MISS, NEED_ENDED, NEED_ERROR = 0, 1, 2, 3, 4, 5
 NEED_LOOKUP = 6
+WRITE_LIVE, WRITE_FINAL, WRITE_NONE = 0, 1, 2
+"""What :func:`env_outputs` writes for a table: its observation and mask, the observation of the
+episode that just ended (before the autoreset), or nothing (it has not changed)."""
 """Internal to the compiled loop: an optimal player's move is to be looked up (never returned)."""
 MISS_MOVE = 4
 """Column of ``miss`` holding a looked-up optimal move plus one (0: none); columns 0-3 hold the key."""
@@ -1753,15 +1756,19 @@ def random_legal_ids(mask, state, out):
 
 
 @njit(cache=True)
-def env_outputs(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, final, final_obs):
-    """Every table's learner observation and action mask (and, where ``final``, the observation of
-    the episode that just ended, taken before the autoreset), in one pass."""
+def env_outputs(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, write, final_obs):
+    """The learner observations and action masks of the tables in one pass: per table, ``write``
+    says which (``WRITE_LIVE``: its observation and mask; ``WRITE_FINAL``: the observation of the
+    episode that just ended, into ``final_obs``, taken before the autoreset; ``WRITE_NONE``:
+    nothing, so that a step encodes each table once)."""
     kinds = np.empty(MAX_LEGAL, dtype=np.int64)
     lows = np.empty(MAX_LEGAL, dtype=np.int64)
     highs = np.empty(MAX_LEGAL, dtype=np.int64)
     amounts = np.zeros(slot_kind.size, dtype=np.int64)
     for t in range(obs.shape[0]):
-        if final[t]:
+        if write[t] == WRITE_NONE:
+            continue
+        if write[t] == WRITE_FINAL:
             encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
             continue
         encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], obs[t])

@@ -121,8 +121,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.metadata = dict(self.metadata)
         self._obs = np.zeros((num_envs, self.engine.encoder.size), dtype=np.float32)
         self._final = np.zeros_like(self._obs)
-        # No table's episode just ended: env_outputs takes an array either way (one compiled signature).
-        self._none_final = np.zeros(self.num_envs, dtype=np.bool_)
+        # What env_outputs writes per table (kernel.WRITE_*); every table's observation and mask by default.
+        self._write_all = np.full(self.num_envs, kn.WRITE_LIVE, dtype=np.int8)
         self._mask = np.zeros((num_envs, self.table.n), dtype=np.bool_)
         self._started = False
         self._rngs = [np.random.default_rng(t) for t in range(num_envs)]
@@ -187,15 +187,21 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         finished = self.ep.rounds_finished > 0
         round_result = self.ep.round_result.copy()
         if ended.any():
-            kn.env_outputs(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
-                           e.slot_level, self._obs, self._mask, ended, self._final)
+            # The tables that go on are encoded now, the ended ones' last observation too; after the
+            # autoreset only the restarted tables are encoded again (nothing else has moved).
+            self._outputs(np.where(ended, kn.WRITE_FINAL, kn.WRITE_LIVE).astype(np.int8))
             restart = np.flatnonzero(ended)
             self._begin(restart, invalid[restart] | (self.episode == "session"))
-        self._outputs()
+            self._outputs(np.where(ended, kn.WRITE_LIVE, kn.WRITE_NONE).astype(np.int8))
+        else:
+            self._outputs()
         info = self._info()
         info["round_result"], info["_round_result"] = round_result, finished
         if ended.any():
-            info["final_obs"], info["_final_obs"] = self._final.copy(), ended
+            # Handed over, not copied: the rows of tables that did not end stay zeros, and a fresh
+            # buffer (zeroed lazily by the allocator) takes the next step's final observations.
+            info["final_obs"], info["_final_obs"] = self._final, ended
+            self._final = np.zeros(self._obs.shape, dtype=np.float32)
         if messages:
             reasons = np.full(self.num_envs, "", dtype=object)
             for i, text in messages.items():
@@ -253,10 +259,11 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             if not np.isin(seats, [seat for seat, _ in self.callbacks]).any():
                 raise RuntimeError(f"table {int(waiting[0])}: seat {int(seats[0])} waits for a policy nobody drives")
 
-    def _outputs(self) -> None:
+    def _outputs(self, write: np.ndarray | None = None) -> None:
+        """Encode the observations and masks (``write``: per table, which of them; default all live)."""
         e = self.engine
         kn.env_outputs(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
-                       e.slot_level, self._obs, self._mask, self._none_final, self._final)
+                       e.slot_level, self._obs, self._mask, self._write_all if write is None else write, self._final)
 
     def _observation(self) -> Any:
         if self.dict_observation:
