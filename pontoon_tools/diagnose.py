@@ -15,7 +15,8 @@ Two views of the same model:
    deck this is exact; on the table's finite pack the solver's move is not always the best one
    (the first-card view shows where the pack matters), so read it as where to look.
 3. **Draw prices under the model's own play** (``--branches N``): at N of the model's decisions
-   to draw a card (twist or buy) on a two-card hand that may do either, the game is cloned and played on from each of
+   to draw a card (twist or buy) on a hand that may do either (two cards, or the numbers of
+   cards in ``--branch-cards``), the game is cloned and played on from each of
    twist, the cheapest and the dearest buy, by the model and the banker, from the same pack (so
    the same next cards): the paired difference of the learner's result, per chip of initial stake,
    by hand. It tells a move the model's later play does not support (the difference would then be
@@ -105,9 +106,12 @@ def costly_decisions(model: str | Path, rules: Rules, banker: str, top: int = 15
             "rows": rows[:top]}
 
 
-def draw_branches(model: str | Path, rules: Rules, banker: str, decisions: int, seed: int) -> list[dict[str, Any]]:
-    """The third view (module docstring): one row per two-card hand, the paired results of buying
-    at the maximum and at the minimum, each less twisting, per initial chip, under the model's play."""
+def draw_branches(model: str | Path, rules: Rules, banker: str, decisions: int, seed: int,
+                  cards: Sequence[int] = (2,), max_rounds: int | None = None) -> list[dict[str, Any]]:
+    """The third view (module docstring): one row per hand (total and number of cards, among
+    ``cards``), the paired results of buying at the maximum and at the minimum, each less twisting,
+    per initial chip, under the model's play. Stops after ``decisions`` decisions or ``max_rounds``
+    rounds (default 1,000 a decision: a hand the model never reaches ends the search)."""
     from pontoon_env.game.actions import Action, ActionKind
     from pontoon_env.game.engine import PontoonGame
     from pontoon_env.game.runner import chooser, decide, play_until
@@ -115,9 +119,12 @@ def draw_branches(model: str | Path, rules: Rules, banker: str, decisions: int, 
     policies = chooser([load_policy(banker, rules, 1), load_policy(str(model), rules, 1)], 2)
     game = PontoonGame(rules, 1, seed=seed, banker=0)
     rng = np.random.default_rng(seed)
-    diffs: dict[str, list[tuple[float, float, bool]]] = defaultdict(list)
+    diffs: dict[tuple[int, bool, int], list[tuple[float, float, bool]]] = defaultdict(list)
     found = 0
-    while found < decisions:
+    wanted = set(int(n) for n in cards)
+    for _ in range(max_rounds if max_rounds is not None else 1000 * max(decisions, 1)):
+        if found >= decisions:
+            break
         game.new_round()
         while play_until(game, policies, rng, stop_seat=1):
             legal = {a.kind: a for a in game.legal_actions()}
@@ -125,7 +132,8 @@ def draw_branches(model: str | Path, rules: Rules, banker: str, decisions: int, 
             stat = hand.stat()
             chosen = decide(game, policies(1, game.phase), rng)
             draws = chosen.kind in (ActionKind.TWIST, ActionKind.BUY)
-            if draws and ActionKind.TWIST in legal and ActionKind.BUY in legal and stat.n_cards == 2:
+            if draws and ActionKind.TWIST in legal and ActionKind.BUY in legal and stat.n_cards in wanted \
+                    and found < decisions:
                 buy = legal[ActionKind.BUY]
                 results = []
                 for action in (Action(ActionKind.TWIST), Action(ActionKind.BUY, buy.max_amount),
@@ -134,17 +142,18 @@ def draw_branches(model: str | Path, rules: Rules, banker: str, decisions: int, 
                     branch.apply(action)
                     play_until(branch, policies, np.random.default_rng(0))
                     results.append(branch.seat_result(1) / stat.initial)
-                key = f"{'soft' if stat.soft else 'hard'} {stat.total}"
+                key = (stat.n_cards, stat.soft, stat.total)
                 diffs[key].append((results[1] - results[0], results[2] - results[0], chosen.kind == ActionKind.BUY))
                 found += 1
             game.apply(chosen)
         keep_banker(game, 0, game.dealer_rounds)
     rows = []
-    for key in sorted(diffs, key=lambda k: (k.startswith("soft"), int(k.split()[1]))):
+    for key in sorted(diffs):
         d = np.array(diffs[key], dtype=np.float64)
         top, low = estimate(d[:, 0]), estimate(d[:, 1])
-        rows.append({"hand": key, "decisions": len(d), "buy_max_minus_twist": top.mean, "buy_max_low": top.low,
-                     "buy_max_high": top.high, "buy_min_minus_twist": low.mean, "buy_min_low": low.low,
+        n_cards, soft, total = key
+        rows.append({"hand": f"{'soft' if soft else 'hard'} {total}", "cards": n_cards, "decisions": len(d),
+                     "buy_max_minus_twist": top.mean, "buy_max_low": top.low, "buy_max_high": top.high, "buy_min_minus_twist": low.mean, "buy_min_low": low.low,
                      "buy_min_high": low.high, "model_buys": float(d[:, 2].mean())})
     return rows
 
@@ -171,10 +180,10 @@ def format_tables(first: list[dict[str, Any]], costly: dict[str, Any]) -> str:
 
 def format_branches(rows: list[dict[str, Any]]) -> str:
     lines = ["Draw prices under the model's own play (paired on the same pack, per chip of initial stake):", "",
-             "| hand | decisions | buy max − twist, 95% CI | buy min − twist, 95% CI | model buys |",
-             "|---|---|---|---|---|"]
+             "| hand | cards | decisions | buy max − twist, 95% CI | buy min − twist, 95% CI | model buys |",
+             "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['hand']} | {r['decisions']:,} | {r['buy_max_minus_twist']:+.3f} [{r['buy_max_low']:+.3f}, "
+        lines.append(f"| {r['hand']} | {r.get('cards', 2)} | {r['decisions']:,} | {r['buy_max_minus_twist']:+.3f} [{r['buy_max_low']:+.3f}, "
                      f"{r['buy_max_high']:+.3f}] | {r['buy_min_minus_twist']:+.3f} [{r['buy_min_low']:+.3f}, "
                      f"{r['buy_min_high']:+.3f}] | {r['model_buys']:.0%} |")
     return "\n".join(lines)
@@ -189,7 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--branches", type=int, default=0,
-                        help="also value twist against the buys at this many two-card decisions (third view)")
+                        help="also value twist against the buys at this many decisions (third view)")
+    parser.add_argument("--branch-cards", type=int, nargs="+", default=[2],
+                        help="the hands (by number of cards) whose draws the third view values (default 2)")
     parser.add_argument("--out", default=None, help="write both views as JSON here")
     args = parser.parse_args(argv)
     model = Path(args.run) / "model.zip" if Path(args.run).is_dir() else Path(args.run)
@@ -197,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = by_first_card(model, rules, args.banker, args.rounds, args.seed)
     costly = costly_decisions(model, rules, args.banker, args.top)
     print(format_tables(first, costly))
-    branches = draw_branches(model, rules, args.banker, args.branches, args.seed) if args.branches > 0 else []
+    branches = draw_branches(model, rules, args.banker, args.branches, args.seed, args.branch_cards) \
+        if args.branches > 0 else []
     if branches:
         print("\n" + format_branches(branches))
     if args.out:

@@ -20,4 +20,15 @@ def test_draw_branches_replay_the_same_cards_from_each_price() -> None:
     low = np.array([r["buy_min_minus_twist"] for r in rows])
     assert np.allclose(top, 2 * low) and np.abs(top).max() > 0
     assert all(0.0 <= r["model_buys"] <= 1.0 for r in rows)
-    assert "| hand | decisions | buy max − twist" in format_branches(rows)
+    assert "| hand | cards | decisions | buy max − twist" in format_branches(rows)
+
+
+def test_draw_branches_value_later_cards_and_stop_where_none_come() -> None:
+    """``cards`` picks the hands by their number of cards: a player that buys its third card
+    (``threshold:buy=11`` buys on 11 or less) reaches three-card hands that may still buy; one that
+    only ever twists never does, and the search stops after ``max_rounds`` with no rows."""
+    rules = resolve_rules("pagat")
+    rows = draw_branches("threshold:buy=11", rules, "banker_threshold", 15, seed=3, cards=(3,))
+    assert rows and {r["cards"] for r in rows} == {3} and sum(r["decisions"] for r in rows) == 15
+    assert "| hand | cards | decisions |" in format_branches(rows)
+    assert draw_branches("threshold:buy=0", rules, "banker_threshold", 5, seed=3, cards=(3,), max_rounds=200) == []
