@@ -153,8 +153,9 @@ def draw_branches(model: str | Path, rules: Rules, banker: str, decisions: int, 
         top, low = estimate(d[:, 0]), estimate(d[:, 1])
         n_cards, soft, total = key
         rows.append({"hand": f"{'soft' if soft else 'hard'} {total}", "cards": n_cards, "decisions": len(d),
-                     "buy_max_minus_twist": top.mean, "buy_max_low": top.low, "buy_max_high": top.high, "buy_min_minus_twist": low.mean, "buy_min_low": low.low,
-                     "buy_min_high": low.high, "model_buys": float(d[:, 2].mean())})
+                     "buy_max_minus_twist": top.mean, "buy_max_low": top.low, "buy_max_high": top.high,
+                     "buy_min_minus_twist": low.mean, "buy_min_low": low.low, "buy_min_high": low.high,
+                     "model_buys": float(d[:, 2].mean())})
     return rows
 
 
@@ -183,9 +184,9 @@ def format_branches(rows: list[dict[str, Any]]) -> str:
              "| hand | cards | decisions | buy max − twist, 95% CI | buy min − twist, 95% CI | model buys |",
              "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['hand']} | {r.get('cards', 2)} | {r['decisions']:,} | {r['buy_max_minus_twist']:+.3f} [{r['buy_max_low']:+.3f}, "
-                     f"{r['buy_max_high']:+.3f}] | {r['buy_min_minus_twist']:+.3f} [{r['buy_min_low']:+.3f}, "
-                     f"{r['buy_min_high']:+.3f}] | {r['model_buys']:.0%} |")
+        top = f"{r['buy_max_minus_twist']:+.3f} [{r['buy_max_low']:+.3f}, {r['buy_max_high']:+.3f}]"
+        low = f"{r['buy_min_minus_twist']:+.3f} [{r['buy_min_low']:+.3f}, {r['buy_min_high']:+.3f}]"
+        lines.append(f"| {r['hand']} | {r.get('cards', 2)} | {r['decisions']:,} | {top} | {low} | {r['model_buys']:.0%} |")
     return "\n".join(lines)
 
 

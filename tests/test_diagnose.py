@@ -31,4 +31,5 @@ def test_draw_branches_value_later_cards_and_stop_where_none_come() -> None:
     rows = draw_branches("threshold:buy=11", rules, "banker_threshold", 15, seed=3, cards=(3,))
     assert rows and {r["cards"] for r in rows} == {3} and sum(r["decisions"] for r in rows) == 15
     assert "| hand | cards | decisions |" in format_branches(rows)
-    assert draw_branches("threshold:buy=0", rules, "banker_threshold", 5, seed=3, cards=(3,), max_rounds=200) == []
+    never = draw_branches("threshold:buy=0", rules, "banker_threshold", 5, seed=3, cards=(3,), max_rounds=200)
+    assert never == []

@@ -131,10 +131,10 @@ OPT_STICK, OPT_TWIST, OPT_BUY_MIN, OPT_BUY_MAX, OPT_DOUBLE, OPT_SPLIT = 0, 1, 2,
 # What a table waits for.
 NEED_NONE, NEED_LEARNER, NEED_CALLBACK, NEED_MISS, NEED_ENDED, NEED_ERROR = 0, 1, 2, 3, 4, 5
 NEED_LOOKUP = 6
+"""Internal to the compiled loop: an optimal player's move is to be looked up (never returned)."""
 WRITE_LIVE, WRITE_FINAL, WRITE_NONE = 0, 1, 2
 """What :func:`env_outputs` writes for a table: its observation and mask, the observation of the
 episode that just ended (before the autoreset), or nothing (it has not changed)."""
-"""Internal to the compiled loop: an optimal player's move is to be looked up (never returned)."""
 MISS_MOVE = 4
 """Column of ``miss`` holding a looked-up optimal move plus one (0: none); columns 0-3 hold the key."""
 MISS_WIDTH = 5

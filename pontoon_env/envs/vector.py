@@ -262,8 +262,9 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
     def _outputs(self, write: np.ndarray | None = None) -> None:
         """Encode the observations and masks (``write``: per table, which of them; default all live)."""
         e = self.engine
+        write = self._write_all if write is None else write
         kn.env_outputs(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ep, e.slot_kind, e.slot_type,
-                       e.slot_level, self._obs, self._mask, self._write_all if write is None else write, self._final)
+                       e.slot_level, self._obs, self._mask, write, self._final)
 
     def _observation(self) -> Any:
         if self.dict_observation:
