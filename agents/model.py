@@ -136,7 +136,7 @@ class ModelPolicy:
         self.num_players = num_players if num_players is not None else self.config.get("num_players")
         self._dict_obs = hasattr(getattr(self.model, "observation_space", None), "spaces")
         self._maskable = "action_masks" in _predict_parameters(self.model)
-        self._fast_mode: bool | None = None  # decided on the first prediction (masked_mode_supported)
+        self._fast_mode: bool | None = None  # masked_mode_supported, decided on the first prediction
         self._encoder: ObservationEncoder | None = None
         self._fit(int(self.num_players) + 1 if self.num_players is not None else None)
 
@@ -191,9 +191,9 @@ class ModelPolicy:
         batched evaluator replace it). One ``predict`` for the batch, or, for a deterministic
         MaskablePPO on flat observations, :func:`masked_mode` (the same ids without the
         distribution objects ``predict`` builds)."""
-        if self._fast_mode is None:
-            self._fast_mode = self.deterministic and not self._dict_obs and masked_mode_supported(self.model)
-        if self._fast_mode:
+        if self._fast_mode is None:  # the model's kind does not change; whether to sample may
+            self._fast_mode = not self._dict_obs and masked_mode_supported(self.model)
+        if self._fast_mode and self.deterministic:
             return masked_mode(self.model.policy, obs, masks)
         batch: Any = {"observation": obs, "action_mask": masks.astype(np.int8)} if self._dict_obs else obs
         if self._maskable:

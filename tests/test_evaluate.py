@@ -333,6 +333,9 @@ def test_masked_mode_picks_what_predict_picks(tiny_models) -> None:
             assert masks[np.arange(batch), chosen].all()
     # ModelPolicy takes the shortcut for a deterministic MaskablePPO and predict() otherwise.
     assert policy.predict_ids(obs[:3], masks[:3]).tolist() == chosen[:3].tolist() and policy._fast_mode
+    calls = []
     sampling = ModelPolicy(tiny_models["player"], PAGAT, 2, deterministic=False)
-    sampling.predict_ids(obs[:3], masks[:3])
-    assert sampling._fast_mode is False
+    predict = sampling.model.predict
+    sampling.model.predict = lambda *a, **k: calls.append(k) or predict(*a, **k)  # type: ignore[method-assign]
+    sampled = sampling.predict_ids(obs[:3], masks[:3])
+    assert calls and calls[0]["deterministic"] is False and masks[np.arange(3), sampled].all()
