@@ -179,11 +179,18 @@ class ModelPolicy:
         mask = self.table.mask(legal)
         if not mask.any():
             raise ValueError(f"model policy {self.name!r}: no legal action to choose from")
-        index = int(self.predict_ids(vector[None], mask[None])[0])
-        if not (0 <= index < self.table.n and mask[index]):
-            obs: Any = {"observation": vector, "action_mask": mask.astype(np.int8)} if self._dict_obs else vector
-            index = self._best_legal(obs, mask)
-        return self.table.decode(index, legal)
+        return self.table.decode(int(self.legal_ids(vector[None], mask[None])[0]), legal)
+
+    def legal_ids(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """:meth:`predict_ids` with every illegal pick replaced by the legal id the model rates
+        highest (:meth:`act` for one view, the batched evaluator for all waiting tables)."""
+        ids = self.predict_ids(obs, masks)
+        n = masks.shape[1]
+        bad = np.flatnonzero((ids < 0) | (ids >= n) | ~masks[np.arange(ids.size), np.clip(ids, 0, n - 1)])
+        for i in bad:
+            single: Any = {"observation": obs[i], "action_mask": masks[i].astype(np.int8)} if self._dict_obs else obs[i]
+            ids[i] = self._best_legal(single, masks[i])
+        return ids
 
     def predict_ids(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The ids the model picks for a batch (``obs`` ``float32 [k, obs_size]``, ``masks`` ``bool
@@ -231,8 +238,8 @@ def masked_mode(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The deterministic ids of a MaskablePPO ``policy`` (see :func:`masked_mode_supported`) for a
     batch, by the operations of its ``predict`` in their order (logits normalised, masked with
     -1e8, normalised again, softmax, first maximum) so that ties and rounding fall alike, without
-    the argument validation of two ``torch.distributions`` objects per call: that validation was a
-    third of a model's batched evaluation (``bench/batched.py``)."""
+    the argument validation of two ``torch.distributions`` objects per call (with the statistics
+    gathering it was about a fifth of a model's batched evaluation, ``bench/batched.py``)."""
     import torch
     from stable_baselines3.common.policies import BaseModel
 

@@ -7,7 +7,7 @@ Three kinds of driver, tried in this order by :func:`decide_batch`:
    ``bool [k, n_actions]``);
 2. a trained model (:class:`agents.model.ModelPolicy`): one ``predict`` for all ``k`` tables on the
    batched observations (the same encoding the model was trained on), illegal picks of a model that
-   cannot mask replaced like :meth:`ModelPolicy._best_legal` does;
+   cannot mask replaced by :meth:`ModelPolicy.legal_ids`;
 3. any :class:`~pontoon_env.game.policy.Policy` (``banker_smart``, a custom object): its ``act`` on
    the seat's :class:`~pontoon_env.game.observation.SeatView`, rebuilt from the arrays by
    :func:`seat_view` (equal to ``observe(game, seat)``; the parity harness checks it).
@@ -78,17 +78,6 @@ def legal_actions(engine: Any, t: int) -> list[LegalAction]:
     return [LegalAction(ActionKind(int(kinds[0, j])), int(lows[0, j]), int(highs[0, j])) for j in range(n[0])]
 
 
-def _model_ids(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """ModelPolicy.act for a batch: one predict, illegal picks replaced by the best legal id."""
-    ids = policy.predict_ids(obs, masks)
-    rows = np.arange(ids.size)
-    bad = np.flatnonzero((ids < 0) | (ids >= masks.shape[1]) | ~masks[rows, np.clip(ids, 0, masks.shape[1] - 1)])
-    for i in bad:
-        single = {"observation": obs[i], "action_mask": masks[i].astype(np.int8)} if policy._dict_obs else obs[i]
-        ids[i] = policy._best_legal(single, masks[i])
-    return ids
-
-
 def decide_batch(engine: Any, policy: Any, tables: np.ndarray, seats: np.ndarray,
                  rngs: list[np.random.Generator]) -> tuple[np.ndarray, np.ndarray]:
     """The (kinds, amounts) ``policy`` chooses for ``seats`` at ``tables`` (see the module docstring).
@@ -104,7 +93,7 @@ def decide_batch(engine: Any, policy: Any, tables: np.ndarray, seats: np.ndarray
         if hasattr(policy, "act_batch"):
             ids = np.asarray(policy.act_batch(obs, masks), dtype=np.int64).reshape(-1)
         else:
-            ids = _model_ids(policy, obs, masks)
+            ids = policy.legal_ids(obs, masks)
         rows = np.arange(tables.size)
         if ids.size != tables.size or not masks[rows, np.clip(ids, 0, masks.shape[1] - 1)].all():
             bad = next(i for i in rows if i >= ids.size or not (0 <= ids[i] < masks.shape[1] and masks[i, ids[i]]))
