@@ -50,6 +50,14 @@ Rewards and advantages (what the ablation in docs/training.md varies):
   (:class:`DrawPrices`). It pays together with the one-hot hand (``--features onehot``), which
   lets the network tell a hard 11 from a hard 12 (docs/training.md, "Pricing a card").
 * ``norm_adv`` normalises the advantages of each minibatch (zero mean, unit variance).
+* ``round_credit=True`` (for ``session`` episodes) gives each decision the credit of its own round:
+  the GAE chain is cut where a round ends (the next round's first value bootstraps it, as at a
+  truncation), so a decision's advantage no longer carries the luck of every later round of the
+  session; the per-chip signals above (``stake_expected``, ``draw_expected``) read the round's own
+  chips rather than a return that runs to the session's end; and the reward scale tracks a round's
+  return. A decision whose round is still going at the end of the rollout has no round result yet:
+  it keeps its PPO term and is left out of the per-chip terms. The critic still learns the value of
+  the rest of the session (its targets are the round's return plus the next round's value).
 
 Autoreset is ``SAME_STEP`` (the vector env starts the next episode in the step that ends one), so a
 terminated step bootstraps from nothing and a truncated one from the value of ``info["final_obs"]``.
@@ -94,6 +102,7 @@ class PPOConfig:
     stake_advantage: bool = False
     stake_expected: bool = False
     draw_expected: bool = False
+    round_credit: bool = False
     seed: int = 0
 
 
@@ -222,6 +231,8 @@ class Rollout:
         self.dones = torch.zeros((T, N), dtype=torch.float32)
         self.boot = torch.zeros((T, N), dtype=torch.float32)
         """The value of ``final_obs`` where an episode was truncated (bootstrapped), else 0."""
+        self.round_end = torch.zeros((T, N), dtype=torch.float32)
+        """1 where a round ended during the step (``info["_round_result"]``), whether or not the episode did."""
         self.last_value = torch.zeros(N, dtype=torch.float32)
         if shared:
             for tensor in self.tensors():
@@ -229,7 +240,7 @@ class Rollout:
 
     def tensors(self) -> list[Any]:
         return [self.obs, self.masks, self.actions, self.logp, self.values, self.rewards, self.dones, self.boot,
-                self.last_value]
+                self.round_end, self.last_value]
 
 
 class Collector:
@@ -282,11 +293,15 @@ class Collector:
             if done.any():
                 self.episode_returns.extend(self.running[done].tolist())
                 self.running[done] = 0.0
+            finished = info.get("_round_result")  # the native env and the reference engine's both say so
+            round_end = done if finished is None else (np.asarray(finished, dtype=bool) | done)
             if self.scaler is not None:
-                self.scaler.update(reward, done)
+                # with round credit the scale is a round's return, as in round episodes
+                self.scaler.update(reward, round_end if self.config.round_credit else done)
                 reward = reward / self.scaler.scale
             rollout.rewards[t] = torch.from_numpy(np.asarray(reward, dtype=np.float32))
             rollout.dones[t] = torch.from_numpy(done.astype(np.float32))
+            rollout.round_end[t] = torch.from_numpy(round_end.astype(np.float32))
             cut = truncated & ~terminated
             if cut.any():
                 final = torch.from_numpy(np.asarray(np.stack(info["final_obs"][cut]), dtype=np.float32))
@@ -543,7 +558,9 @@ class LeanPPO:
             next_value = rollout.last_value if t == T - 1 else rollout.values[t + 1]
             alive = 1.0 - rollout.dones[t]
             delta = rollout.rewards[t] + c.gamma * (next_value * alive + rollout.boot[t]) - rollout.values[t]
-            last = delta + c.gamma * c.gae_lambda * alive * last
+            # round credit: a round's end cuts the chain (the next round's value bootstraps it)
+            carry = alive * (1.0 - rollout.round_end[t]) if c.round_credit else alive
+            last = delta + c.gamma * c.gae_lambda * carry * last
             adv[t] = last
         returns = adv + rollout.values
         if c.stake_advantage:
@@ -554,24 +571,46 @@ class LeanPPO:
             adv = adv * weight
         return adv, returns
 
+    def round_returns(self, rollout: Rollout) -> tuple[Any, Any]:
+        """Each decision's return up to the end of its round (in the scaled rewards), and whether
+        that round ended within the rollout (``known``): what ``round_credit`` gives the per-chip
+        signals in place of a return that runs on to the end of the session."""
+        torch = self.torch
+        T = self.config.n_steps
+        out = torch.zeros_like(rollout.rewards)
+        known = torch.zeros_like(rollout.rewards, dtype=torch.bool)
+        running = torch.zeros(self.num_envs)
+        seen = torch.zeros(self.num_envs, dtype=torch.bool)
+        for t in reversed(range(T)):
+            ends = rollout.round_end[t] > 0
+            running = torch.where(ends, rollout.rewards[t], rollout.rewards[t] + running)
+            seen = ends | seen
+            out[t], known[t] = running, seen
+        return out, known
+
     def _stake_expected_loss(self, per_sample: Any, logp_all: Any, masks: Any, actions: Any, returns: Any,
-                             scale: Any) -> Any:
+                             scale: Any, known: Any = None) -> Any:
         """``per_sample`` with each staking decision's term replaced by ``-E_pi[stake] * u / scale``,
-        ``u`` its return per chip staked (see the module docstring, ``stake_expected``)."""
+        ``u`` its return per chip staked (see the module docstring, ``stake_expected``); only where
+        ``known`` (default everywhere) says the return is the round's result."""
         torch = self.torch
         chips = self.stake_chips
         staked = chips[actions]
         staking = masks[:, self.stake_ids].any(-1) & (staked > 0)
+        if known is not None:
+            staking = staking & known
         if not bool(staking.any()):
             return per_sample
         per_chip = torch.where(staking, returns / staked.clamp(min=1e-6), torch.zeros_like(returns)).detach()
         expected_stake = (logp_all.exp() * chips).sum(-1)
         return torch.where(staking, -expected_stake * per_chip / scale, per_sample)
 
-    def _draw_inputs(self, masks: Any, actions: Any, returns: Any, obs: Any) -> tuple[Any, Any, Any, Any]:
+    def _draw_inputs(self, masks: Any, actions: Any, returns: Any, obs: Any,
+                     known: Any = None) -> tuple[Any, Any, Any, Any]:
         """What ``draw_expected`` needs of each sample, fixed within an update: whether it is a
-        drawing decision where a buy was legal (``rows``), the prices of the drawing ids, the
-        return per chip the hand was played for (``rho``) and the hand's initial stake."""
+        drawing decision where a buy was legal (``rows``; only where ``known``, default everywhere,
+        says the return is the round's result), the prices of the drawing ids, the return per chip
+        the hand was played for (``rho``) and the hand's initial stake."""
         torch = self.torch
         prices_of = self.draw_prices
         assert prices_of is not None
@@ -579,6 +618,8 @@ class LeanPPO:
         legal = masks[:, ids]
         taken = actions.unsqueeze(1) == ids.unsqueeze(0)
         rows = legal[:, 0] & legal[:, 1:].any(-1) & taken.any(-1)
+        if known is not None:
+            rows = rows & known
         prices, stake, initial = prices_of.read(obs)
         price_taken = (prices * taken).sum(-1)
         rho = torch.where(rows, returns / (stake + price_taken).clamp(min=1.0), torch.zeros_like(returns))
@@ -622,10 +663,15 @@ class LeanPPO:
         old_logp = rollout.logp.reshape(B)
         adv = adv.reshape(B)
         returns = returns.reshape(B)
+        # the per-chip signals read the round's own return (round credit) or the return as it is
+        chip_returns, known = returns, None
+        if c.round_credit:
+            round_returns, round_known = self.round_returns(rollout)
+            chip_returns, known = round_returns.reshape(B), round_known.reshape(B)
         fixed = features_are_fixed(self.policy)
         with torch.no_grad():  # what does not change within an update is computed once for all of it
             features = self.policy.extract_features(obs, self.policy.features_extractor) if fixed else None
-            draw = self._draw_inputs(masks, actions, returns, obs) if self.draw_prices is not None else None
+            draw = self._draw_inputs(masks, actions, chip_returns, obs, known) if self.draw_prices is not None else None
         self.policy.set_training_mode(True)
         mb = min(c.batch_size, B)
         clip_fracs, approx_kls, pg_losses, v_losses, entropies = [], [], [], [], []
@@ -647,7 +693,8 @@ class LeanPPO:
                 per_sample = torch.max(-a * ratio, -a * ratio.clamp(1 - c.clip_range, 1 + c.clip_range))
                 if self.stake_chips is not None:
                     per_sample = self._stake_expected_loss(per_sample, logp_all, masks[idx], actions[idx],
-                                                           returns[idx], scale)
+                                                           chip_returns[idx], scale,
+                                                           None if known is None else known[idx])
                 if draw is not None:
                     per_sample = self._draw_expected_loss(per_sample, logits, masks[idx], *(d[idx] for d in draw), scale)
                 pg_loss = per_sample.mean()

@@ -239,6 +239,11 @@ class TrainSettings:
         "the hand's return per chip (default: each drawing decision moves every price's logit by the return per "
         "chip times the price less the policy's mean price, not scaled by its probability, so a buy the policy has "
         "all but given up comes back where it pays; pontoon_tools/ppo.py, docs/training.md)", group=HYPER)
+    round_credit: bool = setting(
+        True, "lean_ppo, session episodes: let a decision's advantage and its per-chip signals run on to the end "
+        "of the session (default: each decision is credited with its own round, the next round's value "
+        "bootstrapping the rest, so the luck of the later rounds does not drown it; pontoon_tools/ppo.py, "
+        "docs/training.md; no effect in round episodes)", group=HYPER)
     ent_decay: float = setting(1.0, "share of training over which the entropy bonus falls from --ent-coef to "
                                "--ent-coef-final (then stays there)", group=HYPER)
     features: list[str] | None = setting(
@@ -630,7 +635,8 @@ def lean_config(settings: TrainSettings, seed: int, role: str = "player") -> Any
         norm_adv=settings.norm_adv, reward_scale="return_std" if settings.norm_reward else "none",
         stake_advantage=settings.stake_advantage and role == "player",
         stake_expected=settings.stake_expected and role == "player",
-        draw_expected=settings.draw_expected and role == "player", seed=seed)
+        draw_expected=settings.draw_expected and role == "player",
+        round_credit=settings.round_credit and settings.episode == "session", seed=seed)
 
 
 def dqn_config(settings: TrainSettings, seed: int, rules: Rules) -> Any:

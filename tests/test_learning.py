@@ -71,6 +71,44 @@ def test_advantages_are_the_gae_recursion() -> None:
     assert torch.allclose(returns, adv + r.values)
 
 
+def test_round_credit_cuts_the_chain_at_a_round_end_and_reads_each_round_return() -> None:
+    """One table, four steps of a session: a round ends at step 1 (the session goes on) and the
+    next round is still going at the end of the rollout. With round credit the advantage of steps
+    0-1 stops at the round's end (bootstrapped by the next round's value), the per-chip return of
+    steps 0-1 is the round's rewards alone, and steps 2-3 have no round result yet."""
+    venv = PontoonVectorEnv(num_envs=1, rules="pagat", num_players=1)
+    credit = LeanPPO(venv, _holder(venv), PPOConfig(n_steps=4, gamma=1.0, gae_lambda=0.9, round_credit=True))
+    plain = LeanPPO(venv, _holder(venv), PPOConfig(n_steps=4, gamma=1.0, gae_lambda=0.9))
+    r = credit.rollout
+    r.rewards.copy_(torch.tensor([[0.0], [2.0], [0.0], [0.0]]))
+    r.values.copy_(torch.tensor([[0.5], [1.0], [3.0], [4.0]]))
+    r.dones.zero_()
+    r.boot.zero_()
+    r.round_end.copy_(torch.tensor([[0.0], [1.0], [0.0], [0.0]]))
+    r.last_value.copy_(torch.tensor([5.0]))
+    adv, returns = credit.advantages(r)
+    deltas = [0.0 + 1.0 - 0.5, 2.0 + 3.0 - 1.0, 0.0 + 4.0 - 3.0, 0.0 + 5.0 - 4.0]
+    cut = [deltas[0] + 0.9 * deltas[1], deltas[1], deltas[2] + 0.9 * deltas[3], deltas[3]]
+    assert adv[:, 0].tolist() == pytest.approx(cut)
+    assert torch.allclose(returns, adv + r.values)
+    uncut, _ = plain.advantages(r)  # without round credit the chain runs through the round's end
+    assert uncut[0, 0].item() == pytest.approx(deltas[0] + 0.9 * (deltas[1] + 0.9 * (deltas[2] + 0.9 * deltas[3])))
+    round_return, known = credit.round_returns(r)
+    assert round_return[:2, 0].tolist() == [2.0, 2.0] and known[:, 0].tolist() == [True, True, False, False]
+
+
+def test_collector_marks_the_round_ends_of_a_session() -> None:
+    venv = PontoonVectorEnv(num_envs=32, rules="pagat", num_players=1, episode="session", session_rounds=3)
+    collector = Collector(venv, _holder(venv).policy, PPOConfig(n_steps=24, seed=2, round_credit=True))
+    rollout = Rollout(24, 32, venv.single_observation_space.shape[0], venv.single_action_space.n)
+    collector.collect(rollout)
+    ends, dones = rollout.round_end > 0, rollout.dones > 0
+    assert (ends | ~dones).all()  # every episode's end is a round's end
+    assert (ends & ~dones).sum() > (ends & dones).sum()  # two of a session's three round ends go on
+    # every round's result arrives at its end: no reward on a step inside a round
+    assert (rollout.rewards[~ends] == 0).all()
+
+
 def test_stake_advantage_reweights_only_the_play_after_the_stake() -> None:
     venv = PontoonVectorEnv(num_envs=256, rules="pagat", num_players=1, learner_seat=1)
     names = venv.action_names

@@ -117,7 +117,7 @@ def test_old_flag_lists_cover_every_field() -> None:
     new = {"warm_start_smoothing", "stake_levels", "both_report", "both_rounds", "learning_rate_final", "clip_range",
            "vf_coef", "max_grad_norm", "norm_adv", "stake_advantage", "ent_decay", "features", "trunk", "sampler",
            "buffer_steps", "updates_per_step", "eps_final", "eps_decay", "tau",  # added with the lean PPO / DQN
-           "stake_expected", "draw_expected"}
+           "stake_expected", "draw_expected", "round_credit"}
     assert {name for _, name, _ in OLD_TRAIN_FLAGS} | new == {f.name for f in dataclasses.fields(TrainSettings)}
     assert {name for _, name, _ in OLD_EVALUATE_FLAGS} == {f.name for f in dataclasses.fields(EvaluateSettings)}
 
