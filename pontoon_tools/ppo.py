@@ -781,7 +781,16 @@ def feature_spec(encoder: Any) -> dict[str, int]:
     return {"own_start": block.start, "own_stride": block.stride, "own_count": block.count,
             "active": offsets["active"], "total": offsets["total"], "num_cards": offsets["num_cards"],
             "buys": offsets["buys"], "phase_start": 0, "phase_size": next(
-                f.size for f in encoder.blocks[0].fields if f.name == "phase")}
+                f.size for f in encoder.blocks[0].fields if f.name == "phase"),
+            **_seat_spec(encoder)}
+
+
+def _seat_spec(encoder: Any) -> dict[str, int]:
+    """Where the other seats' blocks sit (start, stride, how many): what ``seat_pool`` reads."""
+    block = next((b for b in encoder.blocks if b.name == "seat"), None)
+    if block is None:
+        return {"seat_start": 0, "seat_stride": 0, "seat_count": 0}
+    return {"seat_start": block.start, "seat_stride": block.stride, "seat_count": block.count}
 
 
 def random_play(venv: Any, steps: int = 64, seed: int = 0) -> tuple[np.ndarray, list[int]]:
@@ -819,11 +828,17 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
       single table lookup instead of a fine cut of one scaled input.
     * ``standardize``: subtract a mean and divide by a standard deviation per input (buffers, set by
       :meth:`fit` from sample observations).
+    * ``seat_pool``: append a learnt summary of the other seats, the same small layer applied to
+      every seat's block (with the hand being played one-hot, when ``active_onehot``) and summed
+      over the seats (a Deep Sets pooling). A banker's value of standing on a total is a sum over
+      the standing hands of each hand's stake times what it pays against that total: one shared
+      map per hand, added up, is that structure, and it does not grow with the number of seats.
     * ``trunk``: hidden layers (tanh) shared by the actor and the critic.
     """
 
     def __init__(self, observation_space: Any, keep: list[int] | None = None, active_onehot: bool = False,
-                 spec: dict[str, int] | None = None, standardize: bool = False, trunk: list[int] | None = None) -> None:
+                 spec: dict[str, int] | None = None, standardize: bool = False, trunk: list[int] | None = None,
+                 seat_pool: int = 0) -> None:
         import torch
         from torch import nn
 
@@ -834,8 +849,14 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         if active_onehot and not spec:
             raise ValueError("active_onehot: expected the own-hand layout (spec from feature_spec), got none")
         width = len(keep_list) + (32 + 6 + 4 if active_onehot else 0)
+        if not isinstance(seat_pool, int) or seat_pool < 0:
+            raise ValueError(f"seat_pool: expected a width >= 0 (0: no seat pooling), got {seat_pool!r}")
+        seats = int((spec or {}).get("seat_count", 0))
+        if seat_pool and not seats:
+            raise ValueError("seat_pool: expected a table with other seats (spec from feature_spec), got none")
         trunk = list(trunk or [])
-        super().__init__(observation_space, trunk[-1] if trunk else width)
+        pooled = width + seat_pool
+        super().__init__(observation_space, trunk[-1] if trunk else pooled)
         self.register_buffer("keep", torch.as_tensor(keep_list, dtype=torch.int64))
         self.keep_all = keep_list == list(range(size))  # no copy of every column for nothing
         self.register_buffer("mean", torch.zeros(width))
@@ -843,8 +864,12 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         self.active_onehot = bool(active_onehot)
         self.standardize = bool(standardize)
         self.spec = dict(spec or {})
+        self.seat_pool = int(seat_pool)
+        if self.seat_pool:
+            seat_in = self.spec["seat_stride"] + (32 + 6 + 4 if active_onehot else 0)
+            self.seat_net = nn.Sequential(nn.Linear(seat_in, self.seat_pool), nn.Tanh())
         layers: list[Any] = []
-        previous = width
+        previous = pooled
         for hidden in trunk:
             layers += [nn.Linear(previous, hidden), nn.Tanh()]
             previous = hidden
@@ -856,18 +881,36 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
 
         x = obs if getattr(self, "keep_all", False) else obs.index_select(-1, self.keep)
         if self.active_onehot:
-            s = self.spec
-            own = obs[..., s["own_start"]:s["own_start"] + s["own_count"] * s["own_stride"]]
-            own = own.reshape(*obs.shape[:-1], s["own_count"], s["own_stride"])
-            active = own[..., s["active"]:s["active"] + 1]
-            hand = (own * active).sum(-2)  # the fields of the hand being played (zeros if none)
-            total = torch.round(hand[..., s["total"]] * 21).clamp(0, 31).long()
-            cards = torch.round(hand[..., s["num_cards"]] * 5).clamp(0, 5).long()
-            buys = torch.round(hand[..., s["buys"]] * 3).clamp(0, 3).long()
-            x = torch.cat([x, torch.nn.functional.one_hot(total, 32).float(),
-                           torch.nn.functional.one_hot(cards, 6).float(),
-                           torch.nn.functional.one_hot(buys, 4).float()], dim=-1)
+            x = torch.cat([x, self._active_onehot(obs)], dim=-1)
         return x
+
+    def _active_onehot(self, obs: Any) -> Any:
+        """The hand being played, one-hot: total (32), cards (6), buys (4)."""
+        import torch
+
+        s = self.spec
+        own = obs[..., s["own_start"]:s["own_start"] + s["own_count"] * s["own_stride"]]
+        own = own.reshape(*obs.shape[:-1], s["own_count"], s["own_stride"])
+        active = own[..., s["active"]:s["active"] + 1]
+        hand = (own * active).sum(-2)  # the fields of the hand being played (zeros if none)
+        total = torch.round(hand[..., s["total"]] * 21).clamp(0, 31).long()
+        cards = torch.round(hand[..., s["num_cards"]] * 5).clamp(0, 5).long()
+        buys = torch.round(hand[..., s["buys"]] * 3).clamp(0, 3).long()
+        return torch.cat([torch.nn.functional.one_hot(total, 32).float(),
+                          torch.nn.functional.one_hot(cards, 6).float(),
+                          torch.nn.functional.one_hot(buys, 4).float()], dim=-1)
+
+    def pooled_seats(self, obs: Any) -> Any:
+        """The sum over the other seats of the shared seat layer (``seat_pool`` wide)."""
+        import torch
+
+        s = self.spec
+        count, stride = s["seat_count"], s["seat_stride"]
+        seats = obs[..., s["seat_start"]:s["seat_start"] + count * stride].reshape(*obs.shape[:-1], count, stride)
+        if self.active_onehot:  # each seat is read beside the hand it is played against
+            hand = self._active_onehot(obs).unsqueeze(-2).expand(*obs.shape[:-1], count, -1)
+            seats = torch.cat([seats, hand], dim=-1)
+        return self.seat_net(seats).sum(-2)
 
     def fit(self, obs: np.ndarray) -> None:
         """Set the standardisation from sample observations (a column that never moves keeps std 1)."""
@@ -880,7 +923,11 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
             self.std.copy_(torch.where(std > 1e-6, std, torch.ones_like(std)))
 
     def forward(self, obs: Any) -> Any:
+        import torch
+
         x = self.raw(obs)
         if self.standardize:
             x = (x - self.mean) / self.std
+        if getattr(self, "seat_pool", 0):
+            x = torch.cat([x, self.pooled_seats(obs)], dim=-1)
         return self.trunk(x)

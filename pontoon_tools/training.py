@@ -73,7 +73,9 @@ from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, s
 
 ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn")
 LEAN = ("lean_ppo", "lean_dqn")
-FEATURES = ("keep", "onehot", "std", "none")
+FEATURES = ("keep", "onehot", "seats", "std", "none")
+SEAT_POOL_WIDTH = 64
+"""The width of the learnt summary of the other seats (``--features seats``)."""
 REWARD_SCALES = ("return_std", "none")
 ROLES = ("player", "banker", "both")
 EPISODES = ("round", "session")
@@ -248,9 +250,11 @@ class TrainSettings:
                                "--ent-coef-final (then stays there)", group=HYPER)
     features: list[str] | None = setting(
         None, f"network inputs, any of {', '.join(FEATURES)}: keep = only the observation columns that vary in "
-        "random play; onehot = add the hand being played (total, cards, buys) one-hot; std = standardise each "
+        "random play; onehot = add the hand being played (total, cards, buys) one-hot; seats = add a learnt "
+        "summary of the other seats (one shared layer per seat, summed); std = standardise each "
         "input by random-play statistics; none = the observation as it is (PPO family). Default: keep onehot for "
-        "a lean_ppo player (docs/training.md, \"Longer runs\"), none otherwise",
+        "a lean_ppo player (docs/training.md, \"Longer runs\"), keep onehot seats for a lean_ppo banker "
+        "(\"A banker's inputs\"), none otherwise",
         group=HYPER, metavar="FEATURE", default_text="")
     trunk: list[int] = setting(help="hidden layers shared by actor and critic before --net-arch (PPO family), "
                                "comma-separated; default none", default_factory=list, group=HYPER,
@@ -313,7 +317,10 @@ class TrainSettings:
             # The hand being played one-hot lets the network tell a hard 11 (buy) from a hard 12
             # (never buy), which a scaled total makes one fine cut; only the columns that move keep
             # the first layer narrower than the raw observation's (docs/training.md, "Longer runs").
-            filled.features = ["keep", "onehot"] if role == "player" and self.algo == "lean_ppo" else []
+            # A banker's value of standing is a sum over the standing hands: one shared layer per
+            # seat, summed, gives the network that structure (docs/training.md, "A banker's inputs").
+            lean = {"player": ["keep", "onehot"], "banker": ["keep", "onehot", "seats"]}
+            filled.features = list(lean.get(role, [])) if self.algo == "lean_ppo" else []
         if filled.features is not None:
             filled.features = [name for name in filled.features if name != "none"]
         if filled.out is None:
@@ -1148,7 +1155,8 @@ class Trainer:
             samples, varying = random_play(venv, steps=max(8, 65_536 // max(int(s.n_envs or 1), 1)), seed=s.seed + 3)
             keep = varying if "keep" in s.features else None
         kwargs = {"keep": keep, "active_onehot": "onehot" in s.features, "spec": feature_spec(encoder),
-                  "standardize": "std" in s.features, "trunk": list(s.trunk)}
+                  "standardize": "std" in s.features, "trunk": list(s.trunk),
+                  "seat_pool": SEAT_POOL_WIDTH if "seats" in s.features else 0}
         return kwargs, (samples if "std" in s.features else None)
 
     def _build_lean_model(self, venv: Any, encoder: Any) -> tuple[Any, int]:

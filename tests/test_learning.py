@@ -262,6 +262,31 @@ def test_features_keep_onehot_and_standardise() -> None:
     assert standard.mean(0).abs().max() < 1e-3  # centred on the samples it was fitted to
 
 
+def test_seat_pooling_reads_every_seat_alike_whatever_its_slot() -> None:
+    """``seat_pool`` sums one shared layer over the other seats: swapping two seats' blocks leaves
+    the pooled summary unchanged, changing one seat's block changes it, and the width is as declared."""
+    venv = PontoonVectorEnv(num_envs=64, rules="pagat", num_players=4, role="banker")
+    samples, _ = random_play(venv, steps=8, seed=0)
+    spec = feature_spec(venv.single.encoder)
+    assert spec["seat_count"] == 4 and spec["seat_stride"] > 0
+    features = PontoonFeatures(venv.single_observation_space, active_onehot=True, spec=spec, seat_pool=16)
+    x = torch.as_tensor(samples)
+    out = features(x)
+    assert out.shape == (len(samples), samples.shape[1] + 42 + 16)
+    start, stride = spec["seat_start"], spec["seat_stride"]
+    first, second = slice(start, start + stride), slice(start + 2 * stride, start + 3 * stride)
+    swapped = x.clone()
+    swapped[:, first], swapped[:, second] = x[:, second], x[:, first]
+    moved = (x[:, first] != x[:, second]).any(1)
+    assert moved.any()  # the swap changes the observation somewhere
+    assert torch.allclose(features(swapped)[:, -16:], out[:, -16:], atol=1e-5)
+    changed = x.clone()
+    changed[:, first] = 1.0 - changed[:, first]
+    assert not torch.allclose(features(changed)[:, -16:], out[:, -16:])
+    assert any(p.requires_grad for p in features.parameters())  # learnt: computed per minibatch
+    with pytest.raises(ValueError, match="seat_pool"):
+        PontoonFeatures(venv.single_observation_space, spec=spec, seat_pool=-1)
+
 def test_short_player_training_beats_random_by_far(tmp_path: Path) -> None:
     settings = dataclasses.replace(SHORT, out=str(tmp_path / "player"))
     trainer = Trainer(settings, "player", Path(settings.out))
