@@ -50,14 +50,19 @@ Rewards and advantages (what the ablation in docs/training.md varies):
   (:class:`DrawPrices`). It pays together with the one-hot hand (``--features onehot``), which
   lets the network tell a hard 11 from a hard 12 (docs/training.md, "Pricing a card").
 * ``norm_adv`` normalises the advantages of each minibatch (zero mean, unit variance).
-* ``round_credit=True`` (for ``session`` episodes) gives each decision the credit of its own round:
-  the GAE chain is cut where a round ends (the next round's first value bootstraps it, as at a
-  truncation), so a decision's advantage no longer carries the luck of every later round of the
-  session; the per-chip signals above (``stake_expected``, ``draw_expected``) read the round's own
-  chips rather than a return that runs to the session's end; and the reward scale tracks a round's
-  return. A decision whose round is still going at the end of the rollout has no round result yet:
-  it keeps its PPO term and is left out of the per-chip terms. The critic still learns the value of
-  the rest of the session (its targets are the round's return plus the next round's value).
+* ``round_credit=True`` (for ``session`` episodes) gives each decision the credit of its own round,
+  as if each round were an episode: the GAE chain ends where a round ends and nothing of the
+  rounds after it comes back, so a decision's advantage no longer carries the luck of every later
+  round of the session; the critic learns the value of the round being played (given what the
+  pack has shown), not of the rest of the session; the per-chip signals above
+  (``stake_expected``, ``draw_expected``) read the round's own chips; and the reward scale tracks
+  a round's return. A decision whose round is still going at the end of the rollout has no round
+  result yet: it keeps its PPO term (bootstrapped as usual) and is left out of the per-chip terms.
+  The policy then maximises each round's result given the cards seen, which is where counting
+  pays (the stake and the play on a known pack), and ignores what its play does to the pack of
+  later rounds. An earlier form bootstrapped a round's end from the critic's value of the next
+  round: level with the optimum at 10,000,000 steps, it collapsed in longer runs while that value
+  came to dominate the critic (docs/training.md, "Beyond the optimum").
 
 Autoreset is ``SAME_STEP`` (the vector env starts the next episode in the step that ends one), so a
 terminated step bootstraps from nothing and a truncated one from the value of ``info["final_obs"]``.
@@ -556,11 +561,12 @@ class LeanPPO:
         last = torch.zeros(self.num_envs)
         for t in reversed(range(T)):
             next_value = rollout.last_value if t == T - 1 else rollout.values[t + 1]
-            alive = 1.0 - rollout.dones[t]
+            # round credit: a round's end ends the credit as an episode's end does (nothing from the
+            # rounds after it, not even the critic's value of them)
+            ended = torch.maximum(rollout.dones[t], rollout.round_end[t]) if c.round_credit else rollout.dones[t]
+            alive = 1.0 - ended
             delta = rollout.rewards[t] + c.gamma * (next_value * alive + rollout.boot[t]) - rollout.values[t]
-            # round credit: a round's end cuts the chain (the next round's value bootstraps it)
-            carry = alive * (1.0 - rollout.round_end[t]) if c.round_credit else alive
-            last = delta + c.gamma * c.gae_lambda * carry * last
+            last = delta + c.gamma * c.gae_lambda * alive * last
             adv[t] = last
         returns = adv + rollout.values
         if c.stake_advantage:

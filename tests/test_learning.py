@@ -74,8 +74,8 @@ def test_advantages_are_the_gae_recursion() -> None:
 def test_round_credit_cuts_the_chain_at_a_round_end_and_reads_each_round_return() -> None:
     """One table, four steps of a session: a round ends at step 1 (the session goes on) and the
     next round is still going at the end of the rollout. With round credit the advantage of steps
-    0-1 stops at the round's end (bootstrapped by the next round's value), the per-chip return of
-    steps 0-1 is the round's rewards alone, and steps 2-3 have no round result yet."""
+    0-1 stops at the round's end as at an episode's end (no value of the next round), the per-chip
+    return of steps 0-1 is the round's rewards alone, and steps 2-3 have no round result yet."""
     venv = PontoonVectorEnv(num_envs=1, rules="pagat", num_players=1)
     credit = LeanPPO(venv, _holder(venv), PPOConfig(n_steps=4, gamma=1.0, gae_lambda=0.9, round_credit=True))
     plain = LeanPPO(venv, _holder(venv), PPOConfig(n_steps=4, gamma=1.0, gae_lambda=0.9))
@@ -88,9 +88,11 @@ def test_round_credit_cuts_the_chain_at_a_round_end_and_reads_each_round_return(
     r.last_value.copy_(torch.tensor([5.0]))
     adv, returns = credit.advantages(r)
     deltas = [0.0 + 1.0 - 0.5, 2.0 + 3.0 - 1.0, 0.0 + 4.0 - 3.0, 0.0 + 5.0 - 4.0]
-    cut = [deltas[0] + 0.9 * deltas[1], deltas[1], deltas[2] + 0.9 * deltas[3], deltas[3]]
+    ended = [deltas[0], 2.0 - 1.0, deltas[2], deltas[3]]  # the round's last step: its reward, no next value
+    cut = [ended[0] + 0.9 * ended[1], ended[1], ended[2] + 0.9 * ended[3], ended[3]]
     assert adv[:, 0].tolist() == pytest.approx(cut)
     assert torch.allclose(returns, adv + r.values)
+    assert returns[1, 0].item() == pytest.approx(2.0)  # the critic's target at a round's end is the round's result
     uncut, _ = plain.advantages(r)  # without round credit the chain runs through the round's end
     assert uncut[0, 0].item() == pytest.approx(deltas[0] + 0.9 * (deltas[1] + 0.9 * (deltas[2] + 0.9 * deltas[3])))
     round_return, known = credit.round_returns(r)
