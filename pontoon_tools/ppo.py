@@ -792,10 +792,9 @@ def feature_spec(encoder: Any) -> dict[str, int]:
 
 
 def _seat_spec(encoder: Any) -> dict[str, int]:
-    """Where the other seats' blocks sit (start, stride, how many): what ``seat_pool`` reads."""
-    block = next((b for b in encoder.blocks if b.name == "seat"), None)
-    if block is None:
-        return {"seat_start": 0, "seat_stride": 0, "seat_count": 0}
+    """Where the other seats' blocks sit (start, stride, how many; every table has at least the
+    banker or one player beside the observer): what ``seat_pool`` reads."""
+    block = next(b for b in encoder.blocks if b.name == "seat")
     return {"seat_start": block.start, "seat_stride": block.stride, "seat_count": block.count}
 
 
@@ -816,6 +815,10 @@ def random_play(venv: Any, steps: int = 64, seed: int = 0) -> tuple[np.ndarray, 
         samples.append(obs)
     stacked = np.concatenate(samples)
     return stacked, [int(i) for i in np.flatnonzero(stacked.max(0) > stacked.min(0))]
+
+
+ONEHOT_TOTALS, ONEHOT_CARDS, ONEHOT_BUYS = 32, 6, 4
+"""Widths of the one-hot hand (``active_onehot``): totals 0..31, cards 0..5, buys 0..3."""
 
 
 def _features_base() -> Any:
@@ -854,7 +857,8 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
             raise ValueError(f"keep: expected column indices in 0..{size - 1}, got {keep_list}")
         if active_onehot and not spec:
             raise ValueError("active_onehot: expected the own-hand layout (spec from feature_spec), got none")
-        width = len(keep_list) + (32 + 6 + 4 if active_onehot else 0)
+        onehot = ONEHOT_TOTALS + ONEHOT_CARDS + ONEHOT_BUYS if active_onehot else 0
+        width = len(keep_list) + onehot
         if not isinstance(seat_pool, int) or seat_pool < 0:
             raise ValueError(f"seat_pool: expected a width >= 0 (0: no seat pooling), got {seat_pool!r}")
         seats = int((spec or {}).get("seat_count", 0))
@@ -872,7 +876,7 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         self.spec = dict(spec or {})
         self.seat_pool = int(seat_pool)
         if self.seat_pool:
-            seat_in = self.spec["seat_stride"] + (32 + 6 + 4 if active_onehot else 0)
+            seat_in = self.spec["seat_stride"] + onehot
             self.seat_net = nn.Sequential(nn.Linear(seat_in, self.seat_pool), nn.Tanh())
         layers: list[Any] = []
         previous = pooled
@@ -899,12 +903,12 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         own = own.reshape(*obs.shape[:-1], s["own_count"], s["own_stride"])
         active = own[..., s["active"]:s["active"] + 1]
         hand = (own * active).sum(-2)  # the fields of the hand being played (zeros if none)
-        total = torch.round(hand[..., s["total"]] * 21).clamp(0, 31).long()
-        cards = torch.round(hand[..., s["num_cards"]] * 5).clamp(0, 5).long()
-        buys = torch.round(hand[..., s["buys"]] * 3).clamp(0, 3).long()
-        return torch.cat([torch.nn.functional.one_hot(total, 32).float(),
-                          torch.nn.functional.one_hot(cards, 6).float(),
-                          torch.nn.functional.one_hot(buys, 4).float()], dim=-1)
+        total = torch.round(hand[..., s["total"]] * 21).clamp(0, ONEHOT_TOTALS - 1).long()
+        cards = torch.round(hand[..., s["num_cards"]] * 5).clamp(0, ONEHOT_CARDS - 1).long()
+        buys = torch.round(hand[..., s["buys"]] * 3).clamp(0, ONEHOT_BUYS - 1).long()
+        return torch.cat([torch.nn.functional.one_hot(total, ONEHOT_TOTALS).float(),
+                          torch.nn.functional.one_hot(cards, ONEHOT_CARDS).float(),
+                          torch.nn.functional.one_hot(buys, ONEHOT_BUYS).float()], dim=-1)
 
     def pooled_seats(self, obs: Any) -> Any:
         """The sum over the other seats of the shared seat layer (``seat_pool`` wide)."""

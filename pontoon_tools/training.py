@@ -243,9 +243,9 @@ class TrainSettings:
         "all but given up comes back where it pays; pontoon_tools/ppo.py, docs/training.md)", group=HYPER)
     round_credit: bool = setting(
         True, "lean_ppo, session episodes: let a decision's advantage and its per-chip signals run on to the end "
-        "of the session (default: each decision is credited with its own round, the next round's value "
-        "bootstrapping the rest, so the luck of the later rounds does not drown it; pontoon_tools/ppo.py, "
-        "docs/training.md; no effect in round episodes)", group=HYPER)
+        "of the session (default: each round is credited as if it were an episode, nothing of the later rounds "
+        "coming back, so their luck does not drown it; pontoon_tools/ppo.py, docs/training.md, \"Beyond the "
+        "optimum\"; no effect in round episodes)", group=HYPER)
     ent_decay: float = setting(1.0, "share of training over which the entropy bonus falls from --ent-coef to "
                                "--ent-coef-final (then stays there)", group=HYPER)
     features: list[str] | None = setting(

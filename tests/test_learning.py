@@ -14,7 +14,7 @@ import torch
 from pontoon_env.envs.vector import PontoonVectorEnv
 from pontoon_tools.evaluation import estimate, load_policy, play_match
 from pontoon_tools.ppo import Collector, LeanPPO, PontoonFeatures, PPOConfig, Rollout, feature_spec, random_play
-from pontoon_tools.training import Trainer, TrainSettings
+from pontoon_tools.training import SEAT_POOL_WIDTH, Trainer, TrainSettings, lean_config
 
 torch.set_num_threads(1)
 
@@ -97,6 +97,17 @@ def test_round_credit_cuts_the_chain_at_a_round_end_and_reads_each_round_return(
     assert uncut[0, 0].item() == pytest.approx(deltas[0] + 0.9 * (deltas[1] + 0.9 * (deltas[2] + 0.9 * deltas[3])))
     round_return, known = credit.round_returns(r)
     assert round_return[:2, 0].tolist() == [2.0, 2.0] and known[:, 0].tolist() == [True, True, False, False]
+
+
+def test_round_credit_and_seat_pooling_reach_the_learner_where_they_apply() -> None:
+    """Round credit is on for session episodes only (and off with --no-round-credit); the seat
+    summary is in a lean_ppo banker's default inputs and not in a player's."""
+    for episode, flag, expected in (("session", True, True), ("round", True, False), ("session", False, False)):
+        settings = TrainSettings(episode=episode, round_credit=flag).for_role("player")
+        assert lean_config(settings, seed=0).round_credit is expected, (episode, flag)
+    assert "seats" in TrainSettings(role="banker").for_role("banker").features
+    assert "seats" not in TrainSettings().for_role("player").features
+    assert SEAT_POOL_WIDTH > 0
 
 
 def test_collector_marks_the_round_ends_of_a_session() -> None:
