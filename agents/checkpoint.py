@@ -37,6 +37,12 @@ BANK_MOVEMENT_OPTIONS = ("bank_passing", "bank_sale", "bank_take_over_optional",
 itself (it keeps the bank in one seat unless asked to rotate it) and the evaluation plays every
 round on a fresh table with a fixed banker, so a model fits a table whatever they are: playing a
 model compares the rules without them (resuming its training compares them too)."""
+PACK_OPTIONS = ("pack", "cut_card_fraction", "shuffle_after_pontoon")
+"""Rules options that only decide how the pack is gathered and shuffled *between* rounds. They
+change which cards come, never what a seat sees or may do, and the evaluation deals every round
+from a fresh pack: a model trained on a casino shoe plays at a carried-over pack and back."""
+PLAY_IGNORED_OPTIONS = BANK_MOVEMENT_OPTIONS + PACK_OPTIONS
+"""What :func:`check_compatible` leaves out when a model is only to play (both kinds above)."""
 _LEGACY_LEVEL_KEYS = {f"{name}_levels": name for name in LEVEL_FIELDS}
 _LEGACY_LEVEL_KEYS["sale_levels"] = "sale"
 
@@ -151,7 +157,7 @@ def check_compatible(
 
     ``expected`` is the config of the table it is to play at (:func:`table_config`) or of the run
     it is to resume; only the keys it holds are compared. ``ignore`` names rules options left out
-    of the comparison (:data:`BANK_MOVEMENT_OPTIONS` when a model is only to play).
+    of the comparison (:data:`PLAY_IGNORED_OPTIONS` when a model is only to play).
 
     Raises:
         CheckpointError: naming the checkpoint, each differing setting, what was expected and what

@@ -19,7 +19,7 @@ import numpy as np
 
 from agents.checkpoint import action_levels as config_levels
 from agents.checkpoint import (
-    BANK_MOVEMENT_OPTIONS,
+    PLAY_IGNORED_OPTIONS,
     CheckpointError,
     check_compatible,
     load_model,
@@ -64,17 +64,18 @@ def load_checkpoint(
 
 def check_fits(label: str | Path, config: Mapping[str, Any], rules: RulesSpec, num_players: int | None) -> None:
     """Refuse a checkpoint whose config does not fit a table of ``rules`` and ``num_players``
-    players (without a size, only the rules are compared); who holds the bank between rounds
-    (:data:`~agents.checkpoint.BANK_MOVEMENT_OPTIONS`) does not matter to a model that plays."""
+    players (without a size, only the rules are compared); who holds the bank and how the pack is
+    shuffled between rounds (:data:`~agents.checkpoint.PLAY_IGNORED_OPTIONS`) do not matter to a
+    model that plays."""
     if num_players is None:
         # Without a size only the rules can be compared, and the deck count depends on the size.
         expected: dict[str, Any] = {"rules": dataclasses.asdict(resolve_rules(rules))}
         expected["rules"].pop("decks")
         found = {**config, "rules": {k: v for k, v in dict(config.get("rules", {})).items() if k != "decks"}}
-        check_compatible(label, found, expected, ignore=BANK_MOVEMENT_OPTIONS)
+        check_compatible(label, found, expected, ignore=PLAY_IGNORED_OPTIONS)
         return
     expected = table_config(rules, num_players, config_levels(config))
-    check_compatible(label, config, expected, ignore=BANK_MOVEMENT_OPTIONS)
+    check_compatible(label, config, expected, ignore=PLAY_IGNORED_OPTIONS)
 
 
 def _obs_shape(space: Any) -> int | None:
@@ -236,10 +237,9 @@ def masked_mode_supported(model: Any) -> bool:
 
 def masked_mode(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The deterministic ids of a MaskablePPO ``policy`` (see :func:`masked_mode_supported`) for a
-    batch, by the operations of its ``predict`` in their order (logits normalised, masked with
-    -1e8, normalised again, softmax, first maximum) so that ties and rounding fall alike, without
-    the argument validation of two ``torch.distributions`` objects per call (with the statistics
-    gathering it was about a fifth of a model's batched evaluation, ``bench/batched.py``)."""
+    batch, without the argument validation of two ``torch.distributions`` objects per call (with the
+    statistics gathering it was about a fifth of a model's batched evaluation, ``bench/batched.py``):
+    the actor's logits, then :func:`masked_argmax`."""
     import torch
     from stable_baselines3.common.policies import BaseModel
 
@@ -248,11 +248,49 @@ def masked_mode(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         tensor = torch.as_tensor(obs, device=policy.device).reshape((-1, *policy.observation_space.shape))
         features = BaseModel.extract_features(policy, tensor, policy.pi_features_extractor)
         logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
-        logits = logits - logits.logsumexp(dim=-1, keepdim=True)
         allowed = torch.as_tensor(masks, dtype=torch.bool, device=logits.device).reshape(logits.shape)
-        logits = torch.where(allowed, logits, torch.tensor(-1e8, dtype=logits.dtype, device=logits.device))
-        logits = logits - logits.logsumexp(dim=-1, keepdim=True)
-        return torch.argmax(torch.softmax(logits, dim=-1), dim=1).cpu().numpy().astype(np.int64)
+        return masked_argmax(logits, allowed).cpu().numpy().astype(np.int64)
+
+
+TIE_MARGIN = 1e-3
+"""Relative gap between a row's two best legal logits below which :func:`masked_argmax` takes
+the distribution's own path (float32 rounding in it moves a logit by far less: about 1e-6 of its size)."""
+
+
+def masked_argmax(logits: Any, allowed: Any) -> Any:
+    """The mode of MaskablePPO's masked categorical for each row, as its ``predict`` finds it.
+
+    ``predict`` normalises the logits, masks them with -1e8, normalises again, takes the softmax and
+    its first maximum (:func:`_masked_mode_exact`); every step is monotonic, so the best legal logit
+    wins unless rounding ties it with the next. The plain argmax over the legal logits is taken
+    where the two best are apart by more than :data:`TIE_MARGIN` of their size, and the exact path
+    for the few other rows (near ties, one or no legal id are handled the same way): the ids are
+    those of ``predict`` with a third of the work (two ``logsumexp`` and a softmax over the batch
+    were a quarter of a model's batched evaluation)."""
+    import torch
+
+    legal = torch.where(allowed, logits, torch.tensor(float("-inf"), dtype=logits.dtype, device=logits.device))
+    top = torch.topk(legal, k=min(2, legal.shape[-1]), dim=-1)
+    chosen = top.indices[:, 0].clone()
+    if legal.shape[-1] < 2:
+        return chosen
+    best, second = top.values[:, 0], top.values[:, 1]
+    clear = torch.isfinite(best) & ((best - second) > TIE_MARGIN * torch.clamp(best.abs(), min=1.0))
+    unclear = torch.nonzero(~clear).flatten()
+    if unclear.numel():
+        chosen[unclear] = _masked_mode_exact(logits[unclear], allowed[unclear])
+    return chosen
+
+
+def _masked_mode_exact(logits: Any, allowed: Any) -> Any:
+    """MaskablePPO's deterministic pick by the operations of its ``predict`` in their order
+    (logits normalised, masked with -1e8, normalised again, softmax, first maximum)."""
+    import torch
+
+    logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+    logits = torch.where(allowed, logits, torch.tensor(-1e8, dtype=logits.dtype, device=logits.device))
+    logits = logits - logits.logsumexp(dim=-1, keepdim=True)
+    return torch.argmax(torch.softmax(logits, dim=-1), dim=1)
 
 
 def _predict_parameters(model: Any) -> set[str]:

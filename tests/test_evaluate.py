@@ -294,6 +294,11 @@ def test_model_policy_checks_the_table_through_the_checkpoint_module(tiny_models
     # The bank's movement between rounds does not matter to a model that plays.
     policy = ModelPolicy(tiny_models["player"], make_rules("pagat", bank_passing="pontoon"), 2)
     assert policy.num_players == 2
+    # Nor does how the pack is gathered between rounds (a model trained on fresh packs plays on).
+    shoe = make_rules("pagat", pack="fresh_each_round", shuffle_after_pontoon=False, cut_card_fraction=0.5)
+    assert ModelPolicy(tiny_models["player"], shoe, 2).num_players == 2
+    with pytest.raises(CheckpointError, match="rules option 'stick_min': expected 17, found 15"):
+        ModelPolicy(tiny_models["player"], make_rules("pagat", pack="fresh_each_round", stick_min=17), 2)
     with pytest.raises(CheckpointError, match="num_players: expected 5, found 2"):
         ModelPolicy(tiny_models["player"], PAGAT, 5)
 
@@ -304,6 +309,34 @@ def test_the_report_counts_players_in_words(tmp_path: Path) -> None:
 
     text = format_report(report)
     assert text.startswith("rules 'pagat', 1 player, banker seat 0") and "1 players" not in text
+
+
+def test_masked_argmax_is_the_exact_mode_on_ties_near_ties_and_single_legal_ids() -> None:
+    """The plain argmax of masked_argmax and the exact path it falls back to agree on logits built to
+    be hard: exact ties (the first maximum wins), gaps around the margin, one legal id, none."""
+    import torch
+
+    from agents.model import TIE_MARGIN, _masked_mode_exact, masked_argmax
+
+    rng = np.random.default_rng(1)
+    rows, n = 20_000, 12
+    logits = torch.as_tensor(rng.normal(0.0, 3.0, size=(rows, n)).astype(np.float32))
+    allowed = torch.as_tensor(rng.random((rows, n)) < 0.5)
+    allowed[:100] = False  # no legal id
+    allowed[100:200] = False
+    allowed[100:200, 5] = True  # one legal id
+    logits[200:2000, 7] = logits[200:2000, 3]  # exact ties
+    allowed[200:2000, [3, 7]] = True
+    gaps = torch.as_tensor(rng.choice([0.0, 1e-7, 1e-5, TIE_MARGIN, 2 * TIE_MARGIN, 1e-2], size=1800).astype(np.float32))
+    logits[2000:3800, 9] = logits[2000:3800].max(dim=1).values + 5.0
+    logits[2000:3800, 2] = logits[2000:3800, 9] - gaps * logits[2000:3800, 9].abs().clamp(min=1.0)
+    allowed[2000:3800, [2, 9]] = True
+    logits[3800:4000] *= 1e4  # large logits
+    expected = _masked_mode_exact(logits, allowed)
+    chosen = masked_argmax(logits, allowed)
+    assert torch.equal(chosen, expected)
+    has_legal = allowed.any(dim=1)
+    assert allowed[torch.arange(rows)[has_legal], chosen[has_legal]].all()
 
 
 def test_masked_mode_picks_what_predict_picks(tiny_models) -> None:

@@ -328,7 +328,7 @@ class BatchedEngine:
         """``ObservationEncoder.encode(observe(game, seat))`` for each table (float32 rows)."""
         idx = self._tables(tables)
         seat_array = np.broadcast_to(np.asarray(0 if seats is None else seats, dtype=np.int64), idx.shape).copy()
-        out = np.zeros((idx.size, self.encoder.size), dtype=np.float32)
+        out = np.empty((idx.size, self.encoder.size), dtype=np.float32)  # encode writes every value of a row
         kn.encode_tables(self.state, self.rules_flat, self.cfg, self.scales, self.layout, self.high, idx, seat_array, out)
         return out
 

@@ -183,36 +183,14 @@ class _SeatStreams:
 
 
 def _record(engine: BatchedEngine, idx: np.ndarray, start: int, arrays: dict[str, np.ndarray]) -> None:
-    """The per-hand statistics of ``_record_round``, from the arrays (classes from the tables).
-
-    Each field is computed per slot (the players from the banker's left, then the banker) for all
-    tables at once and written to the seats in one indexed assignment: a slot maps to a different
-    seat in every row, and the rows are fresh (zeros), so nothing is summed twice.
-    """
-    st, rt = engine.state, engine.rt
-    P = engine.num_players
+    """The per-hand statistics of ``_record_round`` for the tables ``idx`` (the first ``idx.size``,
+    as :func:`batched_match` plays them) into rows ``start...`` of ``arrays``: one compiled pass
+    (:func:`~pontoon_env.batched.kernel.record_rounds`, classes from the rule tables)."""
     count = idx.size
-    if np.array_equal(idx, np.arange(count)):  # the first tables (batched_match's case): views, not copies
-        idx = slice(0, count)  # type: ignore[assignment]
-    banker = st.round_banker[idx]
-    present = np.arange(st.hand.shape[2])[None, None, :] < st.n_hands[idx][:, :, None]  # [tables, slots, hands]
-    # Table look-ups as one take on a flat index each (three-array fancy indexing costs several times more).
-    totals = np.take(rt.total.ravel(), st.pips[idx] * rt.total.shape[1] + st.ace[idx]).astype(np.int64)
-    n = st.n_cards[idx]
-    _, cards, splits = rt.player_class.shape
-    cls = np.take(rt.player_class.ravel(), (totals * cards + n) * splits + st.split[idx])
-    cls[:, P] = np.take(rt.banker_class.ravel(), totals[:, P] * rt.banker_class.shape[1] + n[:, P])
-    slot_seat = (banker[:, None] + 1 + np.arange(P + 1)[None, :]) % engine.num_seats
-    slot_seat[:, P] = banker
-    rows = (np.arange(count) + start)[:, None]
-    arrays["net"][rows[:, 0]] = st.result[idx]
-    arrays["hands"][rows, slot_seat] = present.sum(axis=2)
-    arrays["busts"][rows, slot_seat] = (present & (cls == HandClass.BUST)).sum(axis=2)
-    arrays["pontoons"][rows, slot_seat] = (present & (cls == HandClass.PONTOON)).sum(axis=2)
-    arrays["tricks"][rows, slot_seat] = (present & (cls == HandClass.FIVE_CARD_TRICK)).sum(axis=2)
-    players = slot_seat[:, :P]
-    arrays["staked"][rows, players] = np.where(present[:, :P], st.stake[idx][:, :P], 0).sum(axis=2)
-    arrays["initial"][rows, players] = st.initial[idx][:, :P, 0]
+    if not np.array_equal(idx, np.arange(count)):
+        raise ValueError(f"idx: expected the first {count} tables in order, got {idx[:8]}...")
+    kn.record_rounds(engine.state, engine.rules_flat, engine.cfg, np.int64(count), np.int64(start),
+                     *(arrays[name] for name in FIELDS))
 
 
 def match(rules: Rules, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,

@@ -36,6 +36,7 @@ allocate their scratch keep ``njit(cache=True)``."""
 from pontoon_env.batched import tables as tb
 from pontoon_env.batched.rng import STREAM_DECK, STREAM_ENV, STREAM_SEAT, bounded, shuffle_in_place, stream_seed
 from pontoon_env.game.actions import ActionKind, Phase
+from pontoon_env.game.hands import HandClass
 
 # Field indices of the packed state (pontoon_env.batched.state).
 from pontoon_env.batched.state import (  # noqa: E402
@@ -112,6 +113,7 @@ K_TAKE_BANK = int(ActionKind.TAKE_BANK)
 K_DECLINE_BANK = int(ActionKind.DECLINE_BANK)
 MOVE_KINDS = (K_STICK, K_TWIST, K_BUY, K_SPLIT, K_DOUBLE)  # tables.MOVE_ORDER
 BLACKJACK = 21
+CLASS_BUST, CLASS_PONTOON, CLASS_TRICK = int(HandClass.BUST), int(HandClass.PONTOON), int(HandClass.FIVE_CARD_TRICK)
 
 # The round's automatic steps, in PontoonGame._round_steps order.
 ST_TAKE_BANK, ST_SEAT, ST_STAKES_BEFORE, ST_DEAL_FIRST, ST_STAKES_AFTER, ST_BANKER_DOUBLE = 0, 1, 2, 3, 4, 5
@@ -1309,6 +1311,47 @@ def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need):
         play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
         while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
             play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
+
+
+@hot
+def record_rounds(st, rt, cfg, count, start, net, staked, initial, hands, busts, pontoons, tricks):
+    """The per-round statistics of tables ``0..count-1`` into rows ``start..start+count-1`` of the
+    match arrays ``[rounds, seats]`` (``pontoon_env.batched.evaluate``): each seat's net result,
+    and per seat its hands, busts, pontoons and five-card tricks, a player's chips staked and
+    initial stake. A slot maps to a different seat in every row (the players from the banker's
+    left, then the banker); the rows are fresh zeros."""
+    P = cfg[tb.C_PLAYERS]
+    S = P + 1
+    for t in range(count):
+        row = start + t
+        banker = st.tab[t, TB_ROUND_BANKER]
+        for s in range(S):
+            net[row, s] = st.seat[t, s, SE_RESULT]
+        for k in range(S):
+            seat = banker if k == P else (banker + 1 + k) % S
+            n_hands = st.seat[t, k, SE_N_HANDS]
+            n_bust = 0
+            n_pontoon = 0
+            n_trick = 0
+            chips = 0
+            for h in range(n_hands):
+                total = hand_total(st, rt, t, k, h)[0]
+                n = st.hand[t, k, h, HF_N_CARDS]
+                if k == P:
+                    cls = _rt2(rt, tb.RT_BANKER_CLASS, total, n)
+                else:
+                    cls = _rt3(rt, tb.RT_PLAYER_CLASS, total, n, st.hand[t, k, h, HF_SPLIT])
+                    chips += st.hand[t, k, h, HF_STAKE]
+                n_bust += cls == CLASS_BUST
+                n_pontoon += cls == CLASS_PONTOON
+                n_trick += cls == CLASS_TRICK
+            hands[row, seat] = n_hands
+            busts[row, seat] = n_bust
+            pontoons[row, seat] = n_pontoon
+            tricks[row, seat] = n_trick
+            if k < P:
+                staked[row, seat] = chips
+                initial[row, seat] = st.hand[t, k, 0, HF_INITIAL]
 
 
 @hot

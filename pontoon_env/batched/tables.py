@@ -15,6 +15,8 @@ for the compiler, the price range of a buy (a formula over chips), is pinned to
 
 from __future__ import annotations
 
+import functools
+
 from typing import NamedTuple
 
 import numpy as np
@@ -163,7 +165,14 @@ def config(rules: Rules, num_players: int) -> np.ndarray:
 
 
 def build(rules: Rules) -> RuleTables:
-    """Tabulate the rules of play of ``rules`` (see the module docstring)."""
+    """Tabulate the rules of play of ``rules`` (see the module docstring): a copy of the tables
+    built once per rule set (tabulating takes about 0.2 s, which every engine, vector env and
+    batched match paid), the caller's to change."""
+    return RuleTables(*(table.copy() for table in _build(rules)))
+
+
+@functools.lru_cache(maxsize=64)
+def _build(rules: Rules) -> RuleTables:
     cards = hand_cards(rules)
     total = np.zeros((MAX_PIPS, 2), dtype=np.int16)
     soft = np.zeros((MAX_PIPS, 2), dtype=np.bool_)
