@@ -269,7 +269,8 @@ def masked_argmax(logits: Any, allowed: Any) -> Any:
     were a quarter of a model's batched evaluation)."""
     import torch
 
-    legal = torch.where(allowed, logits, torch.tensor(float("-inf"), dtype=logits.dtype, device=logits.device))
+    never = torch.tensor(float("-inf"), dtype=logits.dtype, device=logits.device)
+    legal = torch.where(allowed, logits, never)
     top = torch.topk(legal, k=min(2, legal.shape[-1]), dim=-1)
     chosen = top.indices[:, 0].clone()
     if legal.shape[-1] < 2:

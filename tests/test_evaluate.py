@@ -327,7 +327,8 @@ def test_masked_argmax_is_the_exact_mode_on_ties_near_ties_and_single_legal_ids(
     allowed[100:200, 5] = True  # one legal id
     logits[200:2000, 7] = logits[200:2000, 3]  # exact ties
     allowed[200:2000, [3, 7]] = True
-    gaps = torch.as_tensor(rng.choice([0.0, 1e-7, 1e-5, TIE_MARGIN, 2 * TIE_MARGIN, 1e-2], size=1800).astype(np.float32))
+    sizes = [0.0, 1e-7, 1e-5, TIE_MARGIN, 2 * TIE_MARGIN, 1e-2]
+    gaps = torch.as_tensor(rng.choice(sizes, size=1800).astype(np.float32))
     logits[2000:3800, 9] = logits[2000:3800].max(dim=1).values + 5.0
     logits[2000:3800, 2] = logits[2000:3800, 9] - gaps * logits[2000:3800, 9].abs().clamp(min=1.0)
     allowed[2000:3800, [2, 9]] = True

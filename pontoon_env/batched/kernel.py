@@ -113,7 +113,9 @@ K_TAKE_BANK = int(ActionKind.TAKE_BANK)
 K_DECLINE_BANK = int(ActionKind.DECLINE_BANK)
 MOVE_KINDS = (K_STICK, K_TWIST, K_BUY, K_SPLIT, K_DOUBLE)  # tables.MOVE_ORDER
 BLACKJACK = 21
-CLASS_BUST, CLASS_PONTOON, CLASS_TRICK = int(HandClass.BUST), int(HandClass.PONTOON), int(HandClass.FIVE_CARD_TRICK)
+CLASS_BUST = int(HandClass.BUST)
+CLASS_PONTOON = int(HandClass.PONTOON)
+CLASS_TRICK = int(HandClass.FIVE_CARD_TRICK)
 
 # The round's automatic steps, in PontoonGame._round_steps order.
 ST_TAKE_BANK, ST_SEAT, ST_STAKES_BEFORE, ST_DEAL_FIRST, ST_STAKES_AFTER, ST_BANKER_DOUBLE = 0, 1, 2, 3, 4, 5
