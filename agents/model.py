@@ -264,9 +264,9 @@ def masked_argmax(logits: Any, allowed: Any) -> Any:
     its first maximum (:func:`_masked_mode_exact`); every step is monotonic, so the best legal logit
     wins unless rounding ties it with the next. The plain argmax over the legal logits is taken
     where the two best are apart by more than :data:`TIE_MARGIN` of their size, and the exact path
-    for the few other rows (near ties, one or no legal id are handled the same way): the ids are
-    those of ``predict`` with a third of the work (two ``logsumexp`` and a softmax over the batch
-    were a quarter of a model's batched evaluation)."""
+    for the few other rows (exact and near ties, no legal id): the ids are those of ``predict``
+    (two ``logsumexp`` and a softmax over every batch were about a tenth of a model's batched
+    evaluation, ``docs/batched.md``)."""
     import torch
 
     never = torch.tensor(float("-inf"), dtype=logits.dtype, device=logits.device)
