@@ -14,7 +14,7 @@ import torch
 from pontoon_env.envs.vector import PontoonVectorEnv
 from pontoon_tools.evaluation import estimate, load_policy, play_match
 from pontoon_tools.ppo import Collector, LeanPPO, PontoonFeatures, PPOConfig, Rollout, feature_spec, random_play
-from pontoon_tools.training import SEAT_POOL_WIDTH, Trainer, TrainSettings, lean_config
+from pontoon_tools.training import Trainer, TrainSettings, lean_config
 
 torch.set_num_threads(1)
 
@@ -107,7 +107,6 @@ def test_round_credit_and_seat_pooling_reach_the_learner_where_they_apply() -> N
         assert lean_config(settings, seed=0).round_credit is expected, (episode, flag)
     assert "seats" in TrainSettings(role="banker").for_role("banker").features
     assert "seats" not in TrainSettings().for_role("player").features
-    assert SEAT_POOL_WIDTH > 0
 
 
 def test_collector_marks_the_round_ends_of_a_session() -> None:
@@ -299,6 +298,7 @@ def test_seat_pooling_reads_every_seat_alike_whatever_its_slot() -> None:
     assert any(p.requires_grad for p in features.parameters())  # learnt: computed per minibatch
     with pytest.raises(ValueError, match="seat_pool"):
         PontoonFeatures(venv.single_observation_space, spec=spec, seat_pool=-1)
+
 
 def test_short_player_training_beats_random_by_far(tmp_path: Path) -> None:
     settings = dataclasses.replace(SHORT, out=str(tmp_path / "player"))

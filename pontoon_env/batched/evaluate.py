@@ -149,7 +149,7 @@ def batched_match(rules: RulesSpec, num_players: int, policies: Sequence[Any], r
         st.seat_rng.reshape(size, seats)[:count] = seat_seeds(seed, first_round + start, count, seats)
         engine.new_round(idx, deal_orders(seed, first_round + start, count, rules.decks))
         _play_out(engine, idx, seed, first_round + start)
-        _record(engine, idx, start, arrays)
+        _record(engine, count, start, arrays)
     return MatchArrays(**arrays, wall_s=time.perf_counter() - started)
 
 
@@ -182,13 +182,10 @@ class _SeatStreams:
         return CounterGenerator(self.engine.state.seat_rng[int(t) * self.engine.num_seats + self.seat])
 
 
-def _record(engine: BatchedEngine, idx: np.ndarray, start: int, arrays: dict[str, np.ndarray]) -> None:
-    """The per-hand statistics of ``_record_round`` for the tables ``idx`` (the first ``idx.size``,
-    as :func:`batched_match` plays them) into rows ``start...`` of ``arrays``: one compiled pass
+def _record(engine: BatchedEngine, count: int, start: int, arrays: dict[str, np.ndarray]) -> None:
+    """The per-hand statistics of ``_record_round`` for the first ``count`` tables (where
+    :func:`batched_match` plays) into rows ``start...`` of ``arrays``: one compiled pass
     (:func:`~pontoon_env.batched.kernel.record_rounds`, classes from the rule tables)."""
-    count = idx.size
-    if not np.array_equal(idx, np.arange(count)):
-        raise ValueError(f"idx: expected the first {count} tables in order, got {idx[:8]}...")
     kn.record_rounds(engine.state, engine.rules_flat, engine.cfg, np.int64(count), np.int64(start),
                      *(arrays[name] for name in FIELDS))
 
