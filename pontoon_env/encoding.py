@@ -417,6 +417,15 @@ def _block_fields(spec: Sequence[tuple[str, int, float, float, str]]) -> tuple[t
     return tuple(fields), offset
 
 
+_MULTISET_WEIGHT: tuple[int, ...] = (
+    *(1 << (5 * CARD_RANK[code]) for code in range(CARDS_PER_DECK)),
+    1 << (5 * RANKS),
+)
+"""Per card code, a weight whose sum over a hand's cards identifies the hand's multiset of ranks
+(5 bits of count per rank, so up to 31 of a rank); the last entry, read by index ``HIDDEN`` (-1),
+counts face-down cards. What a hand's cards say in an observation (rank counts, hidden cards,
+card count, total, softness) depends on that multiset only, not on the cards' order or suits."""
+
 _STRUCTS: dict[int, struct.Struct] = {}
 _FLOAT32 = np.dtype(np.float32)
 """The vector's dtype as an object (``np.frombuffer`` would convert ``np.float32`` on every call)."""
@@ -609,9 +618,9 @@ class ObservationEncoder:
         self._table, self._own, self._banker, self._others, self._seats = (
             block.start for block in self.blocks
         )
-        self._hand_values: dict[tuple[HandView, object], Any] = {}
-        """Each hand view's encoded bytes, by view (a hand's encoding depends on nothing else); an
-        other seat's hand also keeps the ranks of its visible cards."""
+        self._hand_values: dict[HandView, Any] = {}
+        """Another seat's hand's encoded bytes and the ranks of its visible cards, by view (a hand's
+        encoding depends on nothing else, and the others' hands repeat from one decision to the next)."""
         self._flag_bytes: dict[tuple[Phase, bool, bool, bool], bytes] = {}
         """The phase one-hot and the table's three flags, as bytes, by their values."""
         self._seen_bytes: dict[tuple[int, ...], bytes] = {}
@@ -626,6 +635,19 @@ class ObservationEncoder:
         # Seat headers (flags, squashed chips) and rank counts are small numbers: plain packers.
         self._header_struct = struct.Struct(f"={seat_header}f")
         self._ranks_struct = struct.Struct(f"={RANKS}f")
+        self._no_ranks = bytes(4 * RANKS)
+        # An own hand's ``present`` and ``active`` flags and what its cards say, as bytes, by the
+        # multiset of ranks and hidden cards (:data:`_MULTISET_WEIGHT`: all that piece depends on),
+        # one dictionary per ``active``; a banker's hand's ``present`` and its cards' piece.
+        self._own_active: dict[int, bytes] = {}
+        self._own_idle: dict[int, bytes] = {}
+        self._banker_cards: dict[int, bytes] = {}
+        # stake, initial, last_buy, buys, twisted, doubled, split, shoot, done, bust, declared
+        self._own_tail = struct.Struct("=11f")
+        self._banker_tail = {
+            (split, done): _float32_bytes([float(split), float(done)]) for split in (False, True) for done in (False, True)
+        }
+        """The ``split`` and ``done`` fields of a banker's hand."""
         self._own_pad = [
             bytes(4 * self._own_stride * (self.own_hands - n)) for n in range(self.own_hands + 1)
         ]
@@ -705,22 +727,17 @@ class ObservationEncoder:
     def encode(self, view: SeatView) -> np.ndarray:
         """The observation vector of ``view`` (a new ``float32`` array within :meth:`bounds`).
 
-        Each block is written as one list in the order of its field spec in ``__init__``; the
+        Each block is written in the order of its field spec in ``__init__`` (:meth:`_own_values`,
+        :meth:`_banker_values`, :meth:`_other_values` list a hand's fields in one piece); the
         tests read values back through :meth:`index_table`, so the two cannot drift apart. The
-        vector is assembled as ``float32`` bytes: the per-call numbers packed by ``struct`` (the
-        same rounding as a numpy cast), each hand's values cached by view, absent hands zeros.
+        vector is assembled as ``float32`` bytes (``struct`` rounds as a numpy cast does): the
+        pieces that take few values (the phase and flags, the seen ranks, what a hand's cards
+        say, another seat's hand) are packed once and cached, the chips packed per call, absent
+        hands zeros.
         """
-        memo = self._hand_values
-        if len(memo) > 50_000:  # hand views repeat a lot; keep the memo of their encodings bounded
-            memo.clear()
-        chips = self._scale_chips
-        seen = self._scale_seen
-        squash = self._squash
-        balances = view.balances
-        # The table block in three pieces, the same bytes as one packed list: the phase and the
-        # three flags take few values (their bytes are built once each), the seen ranks repeat
-        # from one decision to the next until a card shows, and only the chips need the checked
-        # packer (they may be any size).
+        # The table block in three pieces: the phase and the three flags and the seen ranks
+        # repeat from one decision to the next (bytes built once each); the chips are packed by
+        # the checked packer (they may be any size).
         flags_key = (view.phase, view.is_banker, view.to_act, view.stakes_doubled)
         flags = self._flag_bytes.get(flags_key)
         if flags is None:
@@ -733,35 +750,54 @@ class ObservationEncoder:
         if seen_bytes is None:
             if len(self._seen_bytes) > 50_000:
                 self._seen_bytes.clear()
+            seen = self._scale_seen
             seen_bytes = self._seen_bytes[seen_ranks] = _float32_bytes([count * seen for count in seen_ranks])
+        chips = self._scale_chips
+        balances = view.balances
+        x = balances[view.seat] / self._balance_unit
         parts = [
             flags,
             seen_bytes,
-            _float32_bytes(
-                [view.cards_in_pack * self._scale_pack, view.kitty * chips, view.shoot_room * chips,
-                 squash(balances[view.seat])]
-            ),
+            _float32_bytes([view.cards_in_pack * self._scale_pack, view.kitty * chips, view.shoot_room * chips,
+                            x / (1.0 + abs(x))]),
         ]
 
+        # Own and banker hands: the flags before the cards with what the cards say (cached by the
+        # cards: a memo of whole hand views missed more often than it hit), then the hand's chips.
         own = view.own_hands[: self.own_hands]
+        active_hand = view.active_hand if view.to_act else -1
+        tail = self._own_tail
         for index, hand in enumerate(own):
-            active = view.to_act and index == view.active_hand
-            values = memo.get((hand, active))
-            if values is None:
-                values = memo[(hand, active)] = _float32_bytes(self._own_values(hand, active))
-            parts.append(values)
+            cache = self._own_active if index == active_hand else self._own_idle
+            key = sum(map(_MULTISET_WEIGHT.__getitem__, hand.cards))
+            head = cache.get(key)
+            if head is None:
+                head = self._card_piece(cache, key, hand.cards, (1.0, float(index == active_hand)))
+            parts.append(head)
+            try:
+                parts.append(tail.pack(hand.stake * chips, hand.initial * chips, hand.last_buy * chips,
+                                       hand.buys / 3.0, hand.twisted, hand.doubled, hand.split, hand.shoot * chips,
+                                       hand.done, hand.bust, hand.declared))
+            except OverflowError:  # past float32's range: numpy's inf, capped below (as _float32_bytes)
+                parts.append(_float32_bytes(self._own_values(hand, False)[-11:]))
         parts.append(self._own_pad[len(own)])
         banker_hands = view.banker_hands[: self.banker_hands]
+        banker_cache, banker_tail = self._banker_cards, self._banker_tail
         for hand in banker_hands:
-            values = memo.get((hand, "banker"))
-            if values is None:
-                values = memo[(hand, "banker")] = _float32_bytes(self._banker_values(hand))
-            parts.append(values)
+            key = sum(map(_MULTISET_WEIGHT.__getitem__, hand.cards))
+            head = banker_cache.get(key)
+            if head is None:
+                head = self._card_piece(banker_cache, key, hand.cards, (1.0,))
+            parts.append(head)
+            parts.append(banker_tail[hand.split, hand.done])
         parts.append(self._banker_pad[len(banker_hands)])
         ranks_at = len(parts)
-        parts.append(b"")  # the others' rank counts, known once the seats are read
+        parts.append(self._no_ranks)  # the others' rank counts, replaced below if any card shows
 
-        counts = [0] * RANKS
+        memo = self._hand_values
+        if len(memo) > 50_000:  # the others' hand views repeat a lot; keep their memo bounded
+            memo.clear()
+        counts: list[int] | None = None
         num_seats, player_hands, banker = self.num_seats, self.player_hands, view.banker
         header, other_pad, unit = self._header_struct, self._other_pad, self._balance_unit
         in_round: dict[int, tuple[HandView, ...]] = dict(view.players)
@@ -769,24 +805,37 @@ class ObservationEncoder:
             seat = (view.seat + slot) % num_seats
             hands = in_round.get(seat, ())
             chips_x = balances[seat] / unit  # _squash written out: once per seat per step
-            squashed = chips_x / (1.0 + abs(chips_x))
-            parts.append(header.pack(float(seat == banker), float(bool(hands)), squashed))
+            parts.append(header.pack(seat == banker, bool(hands), chips_x / (1.0 + abs(chips_x))))
+            if not hands:
+                parts.append(other_pad[0])
+                continue
             hands = hands[:player_hands]
             for hand in hands:
                 # with its bytes, the ranks of the hand's visible cards (for the summed counts)
-                entry = memo.get((hand, "other"))
+                entry = memo.get(hand)
                 if entry is None:
-                    entry = memo[(hand, "other")] = (
+                    entry = memo[hand] = (
                         _float32_bytes(self._other_values(hand)),
                         [CARD_RANK[card] for card in hand.cards if card != HIDDEN],
                     )
                 parts.append(entry[0])
-                for rank in entry[1]:
-                    counts[rank] += 1
+                if entry[1]:
+                    if counts is None:
+                        counts = [0] * RANKS
+                    for rank in entry[1]:
+                        counts[rank] += 1
             parts.append(other_pad[len(hands)])
-        parts[ranks_at] = self._ranks_struct.pack(*[count * 0.25 for count in counts])  # exact in binary
+        if counts is not None:
+            parts[ranks_at] = self._ranks_struct.pack(*[count * 0.25 for count in counts])  # exact in binary
         # chips beyond the caps; every value is >= its low by construction (a new, owned array)
         return np.minimum(np.frombuffer(b"".join(parts), dtype=_FLOAT32), self.high)
+
+    def _card_piece(self, cache: dict[int, bytes], key: int, cards: tuple[int, ...], head: tuple[float, ...]) -> bytes:
+        """``head`` and :meth:`_card_values` of ``cards`` as bytes, kept in ``cache`` under ``key``."""
+        if len(cache) > 50_000:  # a few thousand rank multisets occur; a bound all the same
+            cache.clear()
+        piece = cache[key] = _float32_bytes([*head, *self._card_values(cards)])
+        return piece
 
     def _squash(self, chips: int) -> float:
         x = chips / self._balance_unit
@@ -799,18 +848,27 @@ class ObservationEncoder:
             counts[CARD_RANK[card]] += 0.25
         return counts
 
-    def _own_values(self, hand: HandView, active: bool) -> list[float]:
-        known = [card for card in hand.cards if card != HIDDEN]
+    def _card_values(self, cards: tuple[int, ...]) -> list[float]:
+        """What a hand's cards say, as the own and the banker blocks both encode it: visible ranks,
+        hidden cards, card count, the visible cards' total and softness."""
+        known = [card for card in cards if card != HIDDEN]
         total, soft = hand_total(known)
+        return [
+            *self._rank_counts(known),
+            (len(cards) - len(known)) / 2.0,
+            len(cards) * self._scale_cards,
+            total / 21.0,
+            float(soft),
+        ]
+
+    def _own_values(self, hand: HandView, active: bool) -> list[float]:
+        """An own hand's fields in one list (the reference the packed pieces of :meth:`encode` are
+        tested against)."""
         chips = self._scale_chips
         return [
             1.0,
             float(active),
-            *self._rank_counts(known),
-            (len(hand.cards) - len(known)) / 2.0,
-            len(hand.cards) * self._scale_cards,
-            total / 21.0,
-            float(soft),
+            *self._card_values(hand.cards),
             hand.stake * chips,
             hand.initial * chips,
             hand.last_buy * chips,
@@ -825,15 +883,10 @@ class ObservationEncoder:
         ]
 
     def _banker_values(self, hand: HandView) -> list[float]:
-        known = [card for card in hand.cards if card != HIDDEN]
-        total, soft = hand_total(known)
+        """A banker's hand's fields in one list (the reference for :meth:`encode`'s pieces)."""
         return [
             1.0,
-            *self._rank_counts(known),
-            (len(hand.cards) - len(known)) / 2.0,
-            len(hand.cards) * self._scale_cards,
-            total / 21.0,
-            float(soft),
+            *self._card_values(hand.cards),
             float(hand.split),
             float(hand.done),
         ]

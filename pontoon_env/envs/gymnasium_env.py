@@ -389,16 +389,19 @@ class PontoonEnv(gym.Env):
 
     def _draw_learner_seat(self) -> None:
         """The banker's seat for the banker role, else ``learner_seat`` or a seat drawn per episode."""
+        game = self.game
         if self.role == "banker":
-            self._seat = self.game.banker if self.bank_rotation else 0
+            self._seat = game.banker if self.bank_rotation else 0
         elif self.learner_seat is not None:
             self._seat = self.learner_seat
         elif self.episode == "round" or self._rounds_played == 0:
-            players = [seat for seat in range(self.game.num_seats) if seat != self.game.banker]
-            self._seat = players[int(self.np_random.integers(len(players)))]
+            banker = game.banker
+            players = [seat for seat in range(game.num_seats) if seat != banker]
+            # one player seat leaves nothing to draw (and a draw costs a good part of a step)
+            self._seat = players[int(self.np_random.integers(len(players)))] if len(players) > 1 else players[0]
 
     def _start_round(self, deck: Sequence[Any] | None = None, bottom: Sequence[Any] = ()) -> None:
-        game = self.game
+        game = self._game
         if game.round_index:  # credit what is left of the finished round before its ledger goes
             self._pending += game.ledger.result(self._seat, self._ledger_pos)
         self._acted_this_round = False
@@ -411,7 +414,7 @@ class PontoonEnv(gym.Env):
 
         Returns what ``info`` says of each round finished meanwhile, and (terminated, truncated).
         """
-        game = self.game
+        game = self._game
         reports: list[dict[str, Any]] = []
         seat = self._seat
         while True:
@@ -449,10 +452,10 @@ class PontoonEnv(gym.Env):
 
     def _decision(self) -> None:
         """The learner's legal ids, computed once per decision (mask, decoding and info share them)."""
-        self._ids, self._mask = self.table.decision(self.game.legal_actions())
+        self._ids, self._mask = self.table.decision(self._game.legal_actions())
 
     def _view(self) -> SeatView:
-        return observe(self.game, self._seat)
+        return observe(self._game, self._seat)
 
     def _observation(self) -> Any:
         vector = self.encoder.encode(self._view())
@@ -461,7 +464,7 @@ class PontoonEnv(gym.Env):
         return {"observation": vector, "action_mask": self._mask.astype(np.int8)}
 
     def _info(self, reports: list[dict[str, Any]]) -> dict[str, Any]:
-        game = self.game
+        game = self._game
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),  # users keep infos: never share the cached mask
             "seat": self._seat,

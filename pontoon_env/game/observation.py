@@ -182,7 +182,9 @@ def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
             else:
                 own = tuple([_hand_view(hand, True) for hand in hands])
             players = ((seat, own),)
-    looked = game.banker_cards_known_to_banker if is_banker else 0
+    # The engine's own fields rather than its read-only properties (current_seat, shoot_room ...):
+    # this runs for every decision of every seat, and each property is a call.
+    looked = game._banker_looked if is_banker else 0
     banker_dealt = game.banker_hands
     banker_hands = (
         (_hand_view(banker_dealt[0], False, looked),)
@@ -191,7 +193,8 @@ def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
     )
     if is_banker:
         own = banker_hands
-    to_act = game.current_seat == seat
+    to_act = game._to_act == seat
+    kitty = game.kitty
     return _make(
         SeatView,
         (
@@ -207,9 +210,9 @@ def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
             tuple(game.seen),
             len(game.pack),
             tuple(game.balances),
-            game.kitty,
-            game.shoot_room,
-            game.stakes_doubled,
+            kitty,
+            kitty - game._shoot_out if kitty > game._shoot_out else 0,  # PontoonGame.shoot_room
+            game._stakes_doubled,
             game.round_index,
         ),
     )
