@@ -441,7 +441,8 @@ def _float32_bytes(values: list[float]) -> bytes:
     try:
         return packer.pack(*values)
     except OverflowError:
-        return np.array(values, dtype=np.float32).tobytes()
+        with np.errstate(over="ignore"):  # inf on purpose: the encoder caps it at the field's high
+            return np.array(values, dtype=np.float32).tobytes()
 
 
 class ObservationEncoder:
@@ -838,6 +839,7 @@ class ObservationEncoder:
         return piece
 
     def _squash(self, chips: int) -> float:
+        """A balance squashed into (-1, 1) (the reference; :meth:`encode` writes it out inline)."""
         x = chips / self._balance_unit
         return x / (1.0 + abs(x))
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pontoon_env import PRESETS, Action, ActionKind, IllegalActionError, Phase, PontoonGame, make_rules
-from pontoon_env.game.cards import parse_card
+from pontoon_env.game.cards import CARD_RANK, parse_card
 from pontoon_env.encoding import ActionTable, ObservationEncoder
 from pontoon_env.game.observation import observe
 
@@ -189,6 +189,82 @@ def test_random_play_stays_inside_the_bounds(preset):
                 assert (vector >= encoder.low).all() and (vector <= encoder.high).all()
             option = game.legal_actions()[int(rng.integers(len(game.legal_actions())))]
             game.apply(Action(option.kind, int(rng.integers(option.min_amount, option.max_amount + 1))))
+
+
+
+def reference_encode(encoder: ObservationEncoder, view) -> np.ndarray:
+    """The observation written straight from the field specs, one hand at a time, with the
+    encoder's one-list helpers (``_own_values``, ``_banker_values``, ``_other_values``,
+    ``_squash``): the readable reference that the packed, cached pieces of ``encode`` must match
+    byte for byte."""
+    rules = encoder.rules
+    table = [0.0] * len(Phase)
+    table[int(view.phase)] = 1.0
+    table += [float(view.is_banker), float(view.to_act), float(view.stakes_doubled)]
+    table += [count / (4 * rules.decks) for count in view.seen_ranks]
+    table += [
+        view.cards_in_pack / (52 * rules.decks),
+        view.kitty / rules.max_stake,
+        view.shoot_room / rules.max_stake,
+        encoder._squash(view.balances[view.seat]),
+    ]
+    values = table
+    active = view.active_hand if view.to_act else -1
+    own = view.own_hands[: encoder.own_hands]
+    for index, hand in enumerate(own):
+        values += encoder._own_values(hand, index == active)
+    values += [0.0] * encoder._own_stride * (encoder.own_hands - len(own))
+    bankers = view.banker_hands[: encoder.banker_hands]
+    for hand in bankers:
+        values += encoder._banker_values(hand)
+    values += [0.0] * encoder._banker_stride * (encoder.banker_hands - len(bankers))
+    ranks = [0.0] * 13
+    seats: list[float] = []
+    in_round = dict(view.players)
+    for slot in range(1, encoder.num_seats):
+        seat = (view.seat + slot) % encoder.num_seats
+        hands = in_round.get(seat, ())[: encoder.player_hands]
+        seats += [float(seat == view.banker), float(bool(hands)), encoder._squash(view.balances[seat])]
+        for hand in hands:
+            seats += encoder._other_values(hand)
+            for card in hand.known_cards:
+                ranks[CARD_RANK[card]] += 0.25
+        seats += [0.0] * encoder._other_hand_stride * (encoder.player_hands - len(hands))
+    values += ranks + seats
+    with np.errstate(over="ignore"):
+        return np.minimum(np.array(values, dtype=np.float32), encoder.high)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("players", [1, 3])
+def test_encode_matches_the_one_list_reference(preset, players):
+    rules = make_rules(preset, bankroll=60)
+    encoder = ObservationEncoder(rules, players + 1)
+    game = PontoonGame(rules, num_players=players, seed=5)
+    rng = np.random.default_rng(1)
+    for _round in range(15):
+        if any(balance < rules.min_stake for balance in game.balances):
+            break
+        game.new_round()
+        while not game.is_round_over:
+            for seat in range(game.num_seats):
+                view = observe(game, seat)
+                assert encoder.encode(view).tobytes() == reference_encode(encoder, view).tobytes()
+            option = game.legal_actions()[int(rng.integers(len(game.legal_actions())))]
+            game.apply(Action(option.kind, int(rng.integers(option.min_amount, option.max_amount + 1))))
+
+
+def test_chips_past_float32s_range_are_capped_like_the_reference():
+    # A stake beyond float32's range cannot be packed by struct: encode falls back to numpy's
+    # conversion (inf), and the cap brings it back to the field's high, as the reference does.
+    rules = make_rules("pagat")
+    encoder = ObservationEncoder(rules, 2)
+    game = game_at("pagat", ["10S", "9C", "7H", "8D"])
+    view = observe(game, 1)
+    huge = view._replace(own_hands=(view.own_hands[0]._replace(stake=10**60, shoot=10**60),))
+    vector = encoder.encode(huge)
+    assert vector.tobytes() == reference_encode(encoder, huge).tobytes()
+    assert field(encoder, vector, "own[0].stake")[0] == field(encoder, encoder.high, "own[0].stake")[0]
 
 
 # ------------------------------------------------------------------------- hidden information

@@ -37,10 +37,12 @@ def _feed(digest: Any, value: object) -> None:
         digest.update(f"{type(value).__name__}:{value!r}".encode())
 
 
-def stream_digest(preset: str, players: int, steps: int = STEPS, seed: int = 3) -> str:
+def stream_digest(
+    preset: str, players: int, steps: int = STEPS, seed: int = 3, env_id: str = "Pontoon-v0"
+) -> str:
     """sha256 of (obs, mask, reward, terminated, truncated, info) over ``steps`` random legal steps
     (an occasional illegal id, an occasional reseeded reset), with the seat's view of each round."""
-    env = gym.make("Pontoon-v0", rules=preset, num_players=players, info_level="seat")
+    env = gym.make(env_id, rules=preset, num_players=players, info_level="seat")
     rng = np.random.default_rng(seed)
     digest = hashlib.sha256()
     obs, info = env.reset(seed=seed)
@@ -78,12 +80,34 @@ CASES: dict[tuple[str, int], str] = {
 }
 
 
+BANKER_CASES: dict[tuple[str, int], str] = {
+    # (preset, players): the banker learner's stream; the same digests come from commit 40353a8,
+    # before the step path was tuned
+    ("pagat", 1): "180fff34ba7d51975d69384c1b27d3e3f20c667d32da6c3cc6a476bfb27b4f69",
+    ("pagat", 4): "d5d6d0bed266a748bb1c18d398c650d9c033614a52c25c637210f8ec1b441fe2",
+    ("shoot", 1): "bd000855eff649030735989ad8caf93c1934c8124798fff9e99b6988b96dbf23",
+    ("shoot", 4): "e4e30473f34d4d0bb83b2b3de9bd4109f889e9826cae69a4758af601df3e83e3",
+    ("pontoon_2011", 1): "71dc1e7bf2be468c71ff27338e2512250f22f49d3a9427a103d82751f824119a",
+    ("pontoon_2011", 4): "83ca48c83e3b27cdc6f1f929a55170b33b688f8c9f5e7ec31e3a981e84fc12a9",
+}
+
+
 @pytest.mark.parametrize("preset, players", sorted(CASES))
 def test_step_stream_unchanged(preset: str, players: int) -> None:
     assert stream_digest(preset, players) == CASES[(preset, players)]
+
+
+@pytest.mark.parametrize("preset, players", sorted(BANKER_CASES))
+def test_banker_step_stream_unchanged(preset: str, players: int) -> None:
+    assert stream_digest(preset, players, env_id="PontoonBanker-v0") == BANKER_CASES[(preset, players)]
 
 
 if __name__ == "__main__":
     for preset in ("pagat", "casino", "shoot", "pontoon_2011"):
         for players in (1, 4, 9):
             print(f'        ("{preset}", {players}): "{stream_digest(preset, players)}",')
+    print("banker")
+    for preset in ("pagat", "shoot", "pontoon_2011"):
+        for players in (1, 4):
+            banker = stream_digest(preset, players, env_id="PontoonBanker-v0")
+            print(f'        ("{preset}", {players}): "{banker}",')
