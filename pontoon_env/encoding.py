@@ -426,6 +426,10 @@ _MULTISET_WEIGHT: tuple[int, ...] = (
 counts face-down cards. What a hand's cards say in an observation (rank counts, hidden cards,
 card count, total, softness) depends on that multiset only, not on the cards' order or suits."""
 
+_CACHE_BOUND = 50_000
+"""Entries an encoder's caches of seen-rank bytes and of the other seats' hands may hold before
+they are cleared."""
+
 _STRUCTS: dict[int, struct.Struct] = {}
 _FLOAT32 = np.dtype(np.float32)
 """The vector's dtype as an object (``np.frombuffer`` would convert ``np.float32`` on every call)."""
@@ -749,7 +753,7 @@ class ObservationEncoder:
         seen_ranks = view.seen_ranks
         seen_bytes = self._seen_bytes.get(seen_ranks)
         if seen_bytes is None:
-            if len(self._seen_bytes) > 50_000:
+            if len(self._seen_bytes) > _CACHE_BOUND:
                 self._seen_bytes.clear()
             seen = self._scale_seen
             seen_bytes = self._seen_bytes[seen_ranks] = _float32_bytes([count * seen for count in seen_ranks])
@@ -796,7 +800,7 @@ class ObservationEncoder:
         parts.append(self._no_ranks)  # the others' rank counts, replaced below if any card shows
 
         memo = self._hand_values
-        if len(memo) > 50_000:  # the others' hand views repeat a lot; keep their memo bounded
+        if len(memo) > _CACHE_BOUND:  # the others' hand views repeat a lot; keep their memo bounded
             memo.clear()
         counts: list[int] | None = None
         num_seats, player_hands, banker = self.num_seats, self.player_hands, view.banker

@@ -1152,7 +1152,12 @@ class Trainer:
         s = self.settings
         samples, keep = (None, None)
         if ("keep" in s.features or "std" in s.features) and venv is not None:
-            samples, varying = random_play(venv, steps=max(8, 65_536 // max(int(s.n_envs or 1), 1)), seed=s.seed + 3)
+            # 65,536 random-play samples fit the statistics, but never more than the run trains on:
+            # a short run on a few tables (against model seats, decided one table at a time) would
+            # otherwise spend minutes here before it learns anything
+            samples_wanted = min(65_536, int(s.timesteps or 65_536))
+            steps = max(8, samples_wanted // max(int(s.n_envs or 1), 1))
+            samples, varying = random_play(venv, steps=steps, seed=s.seed + 3)
             keep = varying if "keep" in s.features else None
         kwargs = {"keep": keep, "active_onehot": "onehot" in s.features, "spec": feature_spec(encoder),
                   "standardize": "std" in s.features, "trunk": list(s.trunk),

@@ -8,6 +8,7 @@ from helpers import codes, new_game
 
 from pontoon_env import DeckError, HandClass, Phase, card_name, classify, hand_total, parse_card
 from pontoon_env.game.cards import CARD_VALUE, Pack, parse_cards
+from pontoon_env.game.hands import is_natural
 
 
 @pytest.mark.parametrize(
@@ -146,6 +147,15 @@ def test_pontoon_is_ace_and_ten_value_card_as_first_two_cards():
         == HandClass.TWENTY_ONE
     )
 
+
+
+def test_is_natural_is_exactly_an_ace_and_a_ten_value_card_in_either_order():
+    # An independent reading of the rule (on purpose: is_natural uses a look-up table).
+    for first in range(52):
+        for second in range(52):
+            values = {CARD_VALUE[first], CARD_VALUE[second]}
+            assert is_natural([first, second]) == (values == {1, 10}), (first, second)
+    assert not is_natural(codes(["AS"])) and not is_natural(codes(["AS", "KD", "2C"]))
 
 def test_five_card_trick_is_five_cards_totalling_21_or_less():
     assert classify(codes(["2S", "3S", "2H", "3H", "4D"])).hand_class == HandClass.FIVE_CARD_TRICK

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 TINY_TRAIN = ["--timesteps", "128", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
               "--eval-rounds", "20", "--eval-freq", "64", "--net-arch", "8", "--warm-start-rounds", "20",
-              "--warm-start-epochs", "1", "--no-progress"]
+              "--warm-start-epochs", "1", "--both-rounds", "200", "--no-progress"]
 TINY_EVAL = ["--rounds", "40", "--no-progress"]
 
 

@@ -190,7 +190,8 @@ def test_read_config_needs_a_config_beside_the_model(tmp_path: Path) -> None:
 
 
 def test_both_roles_alternate_and_keep_every_generation(tmp_path: Path) -> None:
-    settings = _settings(tmp_path, role="both", generations=2, timesteps=128, eval_rounds=20, eval_freq=128)
+    settings = _settings(tmp_path, role="both", generations=2, timesteps=128, eval_rounds=20, eval_freq=128,
+                         both_rounds=200)
     summary = train(settings)
     out = Path(settings.out)
     for generation in (1, 2):

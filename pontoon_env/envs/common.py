@@ -20,10 +20,12 @@ from typing import Any, Literal
 import numpy as np
 
 from agents.registry import default_banker_policy, default_player_policy, make_policy
+from pontoon_env.game.actions import Phase
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.observation import seat_report
 from pontoon_env.game.policy import Policy
 from pontoon_env.game.rules import Rules
+from pontoon_env.game.runner import BANKER_PHASES
 
 InfoLevel = Literal["basic", "seat", "full"]
 INFO_LEVELS: tuple[str, ...] = ("basic", "seat", "full")
@@ -105,3 +107,12 @@ class Opponents:
         if own is not None:
             return own
         return self.banker if banker else self.players
+
+    def __call__(self, seat: int, phase: Phase) -> Policy:
+        """The policy that decides for ``seat`` in ``phase``: :meth:`policy` as the runner's
+        :data:`~pontoon_env.game.runner.PolicyChooser` (asked at every opponent decision, so
+        written out rather than one call more)."""
+        own = self.seats.get(seat)
+        if own is not None:
+            return own
+        return self.banker if phase in BANKER_PHASES else self.players

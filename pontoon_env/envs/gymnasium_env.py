@@ -29,14 +29,13 @@ from pontoon_env.envs.common import (
     round_info,
 )
 from pontoon_env.envs.render import render_ansi, render_rgb
-from pontoon_env.game.actions import IllegalActionError, Phase
+from pontoon_env.game.actions import IllegalActionError
 from pontoon_env.game.cards import parse_cards
 from pontoon_env.game.checks import require_choice, require_int
 from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.observation import SeatView, observe
-from pontoon_env.game.policy import Policy
 from pontoon_env.game.rules import Rules, RulesSpec, make_rules, resolve_rules
-from pontoon_env.game.runner import BANKER_PHASES, play_until
+from pontoon_env.game.runner import play_until
 
 Role = Literal["player", "banker"]
 MAX_SKIPPED_ROUNDS = 1000
@@ -418,7 +417,7 @@ class PontoonEnv(gym.Env):
         reports: list[dict[str, Any]] = []
         seat = self._seat
         while True:
-            if play_until(game, self._choose, self._policy_rng, stop_seat=seat):
+            if play_until(game, self.opponents, self._policy_rng, stop_seat=seat):
                 return reports, False, False
             reports.append(round_info(game, seat, self.info_level))
             if self.episode == "round":
@@ -433,9 +432,6 @@ class PontoonEnv(gym.Env):
             elif self._rounds_played >= self.session_rounds:
                 return reports, False, True
             self._start_round()
-
-    def _choose(self, seat: int, phase: Phase) -> Policy:
-        return self.opponents.policy(seat, phase in BANKER_PHASES)
 
     def _broke(self, seat: int) -> bool:
         return self.rules.bankroll > 0 and self.game.balances[seat] < self.rules.min_stake

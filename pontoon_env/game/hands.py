@@ -105,9 +105,18 @@ def is_natural_stat(total: int, n_cards: int) -> bool:
     return n_cards == 2 and total == BLACKJACK
 
 
+_NATURAL_BY_VALUES: tuple[bool, ...] = tuple(
+    is_natural_stat(values_total(first + second, 1 in (first, second))[0], 2)
+    for first in range(11)
+    for second in range(11)
+)
+""":func:`is_natural_stat` of every two-card hand, indexed ``11 * value + value`` (card values 1..10):
+the engine asks at every deal and end of round, and a look-up skips the total's loop."""
+
+
 def is_natural(cards: Sequence[int]) -> bool:
     """True for exactly two cards, an ace and a ten-value card."""
-    return len(cards) == 2 and is_natural_stat(hand_total(cards)[0], 2)
+    return len(cards) == 2 and _NATURAL_BY_VALUES[11 * CARD_VALUE[cards[0]] + CARD_VALUE[cards[1]]]
 
 
 def same_rank(a: int, b: int) -> bool:
