@@ -427,8 +427,7 @@ counts face-down cards. What a hand's cards say in an observation (rank counts, 
 card count, total, softness) depends on that multiset only, not on the cards' order or suits."""
 
 _CACHE_BOUND = 50_000
-"""Entries an encoder's caches of seen-rank bytes and of the other seats' hands may hold before
-they are cleared."""
+"""Entries an encoder's memo of the other seats' hands may hold before it is cleared."""
 
 _STRUCTS: dict[int, struct.Struct] = {}
 _FLOAT32 = np.dtype(np.float32)
@@ -628,8 +627,6 @@ class ObservationEncoder:
         encoding depends on nothing else, and the others' hands repeat from one decision to the next)."""
         self._flag_bytes: dict[tuple[Phase, bool, bool, bool], bytes] = {}
         """The phase one-hot and the table's three flags, as bytes, by their values."""
-        self._seen_bytes: dict[tuple[int, ...], bytes] = {}
-        """The scaled counts of the ranks seen, as bytes, by the counts."""
         self._scale_chips = 1.0 / rules.max_stake
         self._scale_seen = 1.0 / (4 * rules.decks)
         self._scale_pack = 1.0 / (CARDS_PER_DECK * rules.decks)
@@ -640,6 +637,10 @@ class ObservationEncoder:
         # Seat headers (flags, squashed chips) and rank counts are small numbers: plain packers.
         self._header_struct = struct.Struct(f"={seat_header}f")
         self._ranks_struct = struct.Struct(f"={RANKS}f")
+        # A rank's count (seen since the shuffle, or shown in the others' hands) as float32 bytes,
+        # scaled: 0 .. 4 x decks, all a pack holds. Joined per rank, they are the packed block.
+        self._seen_count_bytes = tuple(struct.pack("=f", count * self._scale_seen) for count in range(4 * rules.decks + 1))
+        self._quarter_bytes = tuple(struct.pack("=f", count * 0.25) for count in range(4 * rules.decks + 1))
         self._no_ranks = bytes(4 * RANKS)
         # An own hand's ``present`` and ``active`` flags and what its cards say, as bytes, by the
         # multiset of ranks and hidden cards (:data:`_MULTISET_WEIGHT`: all that piece depends on),
@@ -750,13 +751,10 @@ class ObservationEncoder:
             values[int(view.phase)] = 1.0
             values += [float(view.is_banker), float(view.to_act), float(view.stakes_doubled)]
             flags = self._flag_bytes[flags_key] = _float32_bytes(values)
-        seen_ranks = view.seen_ranks
-        seen_bytes = self._seen_bytes.get(seen_ranks)
-        if seen_bytes is None:
-            if len(self._seen_bytes) > _CACHE_BOUND:
-                self._seen_bytes.clear()
-            seen = self._scale_seen
-            seen_bytes = self._seen_bytes[seen_ranks] = _float32_bytes([count * seen for count in seen_ranks])
+        try:  # each count's bytes from a table: no per-call arithmetic, no cache keyed by 13 counts
+            seen_bytes = b"".join(map(self._seen_count_bytes.__getitem__, view.seen_ranks))
+        except IndexError:  # more of a rank than the pack holds: not from the engine, but encode it
+            seen_bytes = _float32_bytes([count * self._scale_seen for count in view.seen_ranks])
         chips = self._scale_chips
         balances = view.balances
         x = balances[view.seat] / self._balance_unit
@@ -831,7 +829,10 @@ class ObservationEncoder:
                         counts[rank] += 1
             parts.append(other_pad[len(hands)])
         if counts is not None:
-            parts[ranks_at] = self._ranks_struct.pack(*[count * 0.25 for count in counts])  # exact in binary
+            try:
+                parts[ranks_at] = b"".join(map(self._quarter_bytes.__getitem__, counts))
+            except IndexError:  # as above: more of a rank than the pack holds
+                parts[ranks_at] = self._ranks_struct.pack(*[count * 0.25 for count in counts])
         # chips beyond the caps; every value is >= its low by construction (a new, owned array)
         return np.minimum(np.frombuffer(b"".join(parts), dtype=_FLOAT32), self.high)
 
