@@ -2,11 +2,15 @@
 
 ::
 
-    python bench/engine.py [--rounds 20000] [--episodes 50000] [--steps 20000] [--repeat 10] [--profile]
+    python bench/engine.py [--rounds 20000] [--episodes 50000] [--steps 20000] [--repeat 10]
+                           [--processes 5] [--profile]
 
-Measured in one run, on one core, each table built and warmed up once and then timed in
-``--repeat`` short chunks, each right after a ``Blackjack-v1`` chunk of its own: a time printed is
-the fastest chunk's, a ratio the median of the paired chunks' ratios:
+Measured on one core in ``--processes`` fresh processes, one after the other. In each, every table
+is built and warmed up once and then timed in ``--repeat`` short chunks, each right after a
+``Blackjack-v1`` chunk of its own. A time printed is the fastest chunk of all processes; a ratio
+is the median over the processes of each process's median of its paired chunks' ratios, printed
+with the processes' range (one process's ratio moves by several percent from one process to the
+next, more than between its chunks):
 
 1. **fast path**: one banker and four players under threshold policies that decide from the game
    state directly (the active hand's total, read from the engine's hands) instead of building a
@@ -27,12 +31,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -167,24 +174,20 @@ def profile(function: Callable[[], object], top: int = 20) -> str:
     return out.getvalue()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python bench/engine.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=20_000, help="pontoon rounds per measurement")
-    parser.add_argument("--episodes", type=int, default=50_000, help="Blackjack-v1 episodes")
-    parser.add_argument("--steps", type=int, default=20_000, help="Pontoon-v0 single-env steps")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--repeat", type=int, default=10, help="interleaved chunks; the fastest counts")
-    parser.add_argument("--profile", action="store_true", help="print a cProfile of the fast path")
-    args = parser.parse_args(argv)
+TABLE_SIZES = (1, 4, 9)
+STEP_TARGETS = {1: 1.0, 4: 2.0}
+ROUND_TARGET = 0.5
 
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One process's measurements: each time its fastest chunk, each ratio its paired chunks' median."""
     # Each table is built and warmed up once, then timed in short chunks interleaved with the
     # others; each measurement keeps its fastest chunk (as timeit does), so that load from other
     # processes on the machine hits both sides of every ratio alike. The steady state is what is
     # measured: a table dealing on, its caches warm, as in a training run.
     chunks = max(1, args.repeat)
-    table_sizes = (1, 4, 9)
     fast, blackjack = FastPath(args.seed), Blackjack(args.seed)
-    tables = {players: PontoonSteps(players, args.seed) for players in table_sizes}
+    tables = {players: PontoonSteps(players, args.seed) for players in TABLE_SIZES}
     fast.time(max(1, min(1000, args.rounds // 4)))  # warm-up
     blackjack.time(max(1, min(2000, args.episodes // 4)))
     for table in tables.values():
@@ -193,34 +196,77 @@ def main(argv: list[str] | None = None) -> int:
     # the printed ratio is the median of the pairs' (a slow spell of the machine falls on both
     # sides of a pair); the times printed are each measurement's fastest chunk.
     round_s = episode_s = bj_step_s = float("inf")
-    env_step_s = dict.fromkeys(table_sizes, float("inf"))
+    env_step_s = dict.fromkeys(TABLE_SIZES, float("inf"))
     round_ratios: list[float] = []
-    step_ratios: dict[int, list[float]] = {players: [] for players in table_sizes}
-    bj_episodes = max(1, args.episodes // chunks // (len(table_sizes) + 1))
+    step_ratios: dict[int, list[float]] = {players: [] for players in TABLE_SIZES}
+    bj_episodes = max(1, args.episodes // chunks // (len(TABLE_SIZES) + 1))
     for _chunk in range(chunks):
         episode, step = blackjack.time(bj_episodes)
         measured = fast.time(max(1, args.rounds // chunks))
         round_ratios.append(measured / episode)
         round_s, episode_s, bj_step_s = min(round_s, measured), min(episode_s, episode), min(bj_step_s, step)
-        for players in table_sizes:
+        for players in TABLE_SIZES:
             episode, step = blackjack.time(bj_episodes)
             measured = tables[players].time(max(1, args.steps // chunks))
             step_ratios[players].append(measured / step)
             episode_s, bj_step_s = min(episode_s, episode), min(bj_step_s, step)
             env_step_s[players] = min(env_step_s[players], measured)
-    view_s = time_seat_views(max(1, args.rounds // 4), args.seed)
+    return {
+        "round_s": round_s,
+        "episode_s": episode_s,
+        "bj_step_s": bj_step_s,
+        "view_s": time_seat_views(max(1, args.rounds // 4), args.seed),
+        "round_ratio": statistics.median(round_ratios),
+        "env_step_s": {str(players): env_step_s[players] for players in TABLE_SIZES},
+        "step_ratio": {str(players): statistics.median(step_ratios[players]) for players in TABLE_SIZES},
+    }
+
+
+def measure_in_processes(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """:func:`measure` in ``--processes`` fresh interpreters, one after the other (same core).
+
+    A pure-Python loop's speed moves by several percent from one process to the next (memory
+    layout, hash seeds, the machine's other load), more than between chunks of one process: one
+    process's ratio is one sample, and the report gives the median and the range of several."""
+    forwarded = ["--rounds", str(args.rounds), "--episodes", str(args.episodes), "--steps", str(args.steps),
+                 "--seed", str(args.seed), "--repeat", str(args.repeat), "--processes", "1", "--json"]
+    results = []
+    for run in range(args.processes):
+        done = subprocess.run([sys.executable, __file__, *forwarded], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"bench/engine.py: measuring process {run + 1} failed:\n{done.stderr[-2000:]}")
+        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        print(f"  [process {run + 1}/{args.processes} done]", file=sys.stderr, flush=True)
+    return results
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Times: the fastest over the processes; ratios: the median of the processes' with their range."""
 
     def verdict(ratio: float, target: float) -> str:
         return f"target <= {target:g}: {'met' if ratio <= target else 'NOT met'}"
 
+    def ratio_text(values: list[float]) -> str:
+        middle = statistics.median(values)
+        spread = f", {len(values)} processes {min(values):.2f}-{max(values):.2f}" if len(values) > 1 else ""
+        return f"{middle:.2f}{spread}"
+
+    chunks = max(1, args.repeat)
+    round_s = min(result["round_s"] for result in results)
+    episode_s = min(result["episode_s"] for result in results)
+    bj_step_s = min(result["bj_step_s"] for result in results)
+    view_s = min(result["view_s"] for result in results)
+    processes = f"median of {len(results)} processes of " if len(results) > 1 else ""
     print(
         f"pagat, 1 banker + {PLAYERS} players, threshold policies ({args.rounds} rounds, one core, warm tables; "
-        f"times: fastest of {chunks} chunks; ratios: median of {chunks} chunks each paired with a Blackjack-v1 chunk)"
+        f"times: fastest of {chunks} chunks; ratios: {processes}the median of {chunks} chunks each paired with a "
+        "Blackjack-v1 chunk)"
     )
     print(f"  engine fast path      : {1 / round_s:10,.0f} rounds/s   {round_s * 1e6:8.1f} us/round")
     print(f"  Blackjack-v1 (random) : {1 / episode_s:10,.0f} episodes/s {episode_s * 1e6:8.1f} us/episode")
-    ratio = statistics.median(round_ratios)
-    print(f"  ratio pontoon round / blackjack episode: {ratio:.2f} ({verdict(ratio, 0.5)})")
+    ratios = [result["round_ratio"] for result in results]
+    print(f"  ratio pontoon round / blackjack episode: {ratio_text(ratios)} "
+          f"({verdict(statistics.median(ratios), ROUND_TARGET)})")
     print(
         f"  SeatView policies     : {1 / view_s:10,.0f} rounds/s   {view_s * 1e6:8.1f} us/round "
         f"({view_s / round_s:.1f}x the fast path)"
@@ -229,15 +275,37 @@ def main(argv: list[str] | None = None) -> int:
         f"Pontoon-v0 steps (random legal actions, default threshold opponents) vs Blackjack-v1 steps "
         f"({1 / bj_step_s:,.0f}/s, {bj_step_s * 1e6:.1f} us)"
     )
-    targets = {1: 1.0, 4: 2.0}
-    for players in table_sizes:
-        step_s = env_step_s[players]
-        ratio = statistics.median(step_ratios[players])
-        target = f" ({verdict(ratio, targets[players])})" if players in targets else ""
+    for players in TABLE_SIZES:
+        step_s = min(result["env_step_s"][str(players)] for result in results)
+        ratios = [result["step_ratio"][str(players)] for result in results]
+        target = (f" ({verdict(statistics.median(ratios), STEP_TARGETS[players])})"
+                  if players in STEP_TARGETS else "")
         print(
             f"  {players} player{'s' if players > 1 else ' '}: {1 / step_s:10,.0f} steps/s "
-            f"{step_s * 1e6:8.1f} us/step   ratio to a Blackjack-v1 step {ratio:.2f}{target}"
+            f"{step_s * 1e6:8.1f} us/step   ratio to a Blackjack-v1 step {ratio_text(ratios)}{target}"
         )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python bench/engine.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20_000, help="pontoon rounds per measurement")
+    parser.add_argument("--episodes", type=int, default=50_000, help="Blackjack-v1 episodes")
+    parser.add_argument("--steps", type=int, default=20_000, help="Pontoon-v0 single-env steps")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=10, help="interleaved chunks; the fastest counts")
+    parser.add_argument("--processes", type=int, default=5,
+                        help="fresh processes measured one after the other; ratios are their median (1: this one)")
+    parser.add_argument("--json", action="store_true", help="print one process's measurements as JSON")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of the fast path")
+    args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error(f"--processes: expected at least 1, got {args.processes}")
+
+    results = measure_in_processes(args) if args.processes > 1 else [measure(args)]
+    if args.json:
+        print(json.dumps(results[0]))
+        return 0
+    report(results, args)
     if args.profile:
         rules = make_rules("pagat")
         game = PontoonGame(rules, PLAYERS, seed=args.seed, banker=0)

@@ -252,7 +252,8 @@ class TrainSettings:
         None, f"network inputs, any of {', '.join(FEATURES)}: keep = only the observation columns that vary in "
         "random play; onehot = add the hand being played (total, cards, buys) one-hot; seats = add a learnt "
         "summary of the other seats (one shared layer per seat, summed); std = standardise each "
-        "input by random-play statistics; none = the observation as it is (PPO family). Default: keep onehot for "
+        "input by random-play statistics (keep and std look at 65,536 random-play decisions, or --timesteps "
+        "if fewer); none = the observation as it is (PPO family). Default: keep onehot for "
         "a lean_ppo player (docs/training.md, \"Longer runs\"), keep onehot seats for a lean_ppo banker "
         "(\"A banker's inputs\"), none otherwise",
         group=HYPER, metavar="FEATURE", default_text="")
