@@ -84,10 +84,11 @@ class Runner:
             assert "=== settlement ===" in "\n".join(out)
         elif argv[:2] == ["python", "bench/engine.py"]:
             result = subprocess.run([sys.executable, str(ROOT / "bench" / "engine.py"), *argv[2:], "--rounds", "100",
-                                     "--episodes", "100", "--steps", "100", "--repeat", "1"],
+                                     "--episodes", "100", "--steps", "100", "--repeat", "1", "--processes", "2"],
                                     capture_output=True, text=True, cwd=ROOT, timeout=300)
             assert result.returncode == 0, result.stderr
             assert "engine fast path" in result.stdout
+            assert "median of 2 processes" in result.stdout and ", 2 processes " in result.stdout
         elif argv == ["bash", "scripts/main_job.sh"]:
             self.main_job()
         else:
