@@ -639,8 +639,9 @@ class ObservationEncoder:
         self._ranks_struct = struct.Struct(f"={RANKS}f")
         # A rank's count (seen since the shuffle, or shown in the others' hands) as float32 bytes,
         # scaled: 0 .. 4 x decks, all a pack holds. Joined per rank, they are the packed block.
-        self._seen_count_bytes = tuple(struct.pack("=f", count * self._scale_seen) for count in range(4 * rules.decks + 1))
-        self._quarter_bytes = tuple(struct.pack("=f", count * 0.25) for count in range(4 * rules.decks + 1))
+        counts = range(4 * rules.decks + 1)
+        self._seen_count_bytes = tuple(struct.pack("=f", count * self._scale_seen) for count in counts)
+        self._quarter_bytes = tuple(struct.pack("=f", count * 0.25) for count in counts)
         self._no_ranks = bytes(4 * RANKS)
         # An own hand's ``present`` and ``active`` flags and what its cards say, as bytes, by the
         # multiset of ranks and hidden cards (:data:`_MULTISET_WEIGHT`: all that piece depends on),

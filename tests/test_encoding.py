@@ -267,6 +267,14 @@ def test_chips_past_float32s_range_are_capped_like_the_reference():
     assert field(encoder, vector, "own[0].stake")[0] == field(encoder, encoder.high, "own[0].stake")[0]
 
 
+
+def test_rank_counts_beyond_the_pack_are_encoded_like_the_reference():
+    # Counts come from tables of 0..4 x decks; a hand-made view past that takes the packing path.
+    encoder = ObservationEncoder(make_rules("pagat"), 2)
+    view = observe(game_at("pagat", ["10S", "9C", "7H", "8D"]), 1)
+    odd = view._replace(seen_ranks=(9,) + view.seen_ranks[1:])
+    assert encoder.encode(odd).tobytes() == reference_encode(encoder, odd).tobytes()
+
 # ------------------------------------------------------------------------- hidden information
 
 # Two players and a banker. Every total is the same in both card sets (17, 17, 16; a bought card

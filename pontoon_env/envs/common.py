@@ -103,10 +103,7 @@ class Opponents:
 
     def policy(self, seat: int, banker: bool) -> Policy:
         """The policy that decides for ``seat`` in a banker (``banker``) or player decision."""
-        own = self.seats.get(seat)
-        if own is not None:
-            return own
-        return self.banker if banker else self.players
+        return self(seat, Phase.BANKER_TURN if banker else Phase.PLAYER_TURN)
 
     def __call__(self, seat: int, phase: Phase) -> Policy:
         """The policy that decides for ``seat`` in ``phase``: :meth:`policy` as the runner's
