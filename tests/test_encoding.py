@@ -172,23 +172,30 @@ def test_encoded_values_of_a_known_position():
     assert field(encoder, banker, "own[0].total")[0] == pytest.approx(15 / 21)  # he has looked at both
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_random_play_stays_inside_the_bounds(preset):
+def random_play_views(preset: str, players: int, rounds: int, seed: int):
+    """``(encoder, view)`` for every seat at every decision of random legal play (60-chip bankrolls,
+    until a seat cannot stake)."""
     rules = make_rules(preset, bankroll=60)
-    encoder = ObservationEncoder(rules, 4)
-    game = PontoonGame(rules, num_players=3, seed=11)
-    rng = np.random.default_rng(0)
-    for _round in range(25):
+    encoder = ObservationEncoder(rules, players + 1)
+    game = PontoonGame(rules, num_players=players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _round in range(rounds):
         if any(balance < rules.min_stake for balance in game.balances):
             break
         game.new_round()
         while not game.is_round_over:
             for seat in range(game.num_seats):
-                vector = encoder.encode(observe(game, seat))
-                assert vector.dtype == np.float32 and np.isfinite(vector).all()
-                assert (vector >= encoder.low).all() and (vector <= encoder.high).all()
+                yield encoder, observe(game, seat)
             option = game.legal_actions()[int(rng.integers(len(game.legal_actions())))]
             game.apply(Action(option.kind, int(rng.integers(option.min_amount, option.max_amount + 1))))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_random_play_stays_inside_the_bounds(preset):
+    for encoder, view in random_play_views(preset, players=3, rounds=25, seed=11):
+        vector = encoder.encode(view)
+        assert vector.dtype == np.float32 and np.isfinite(vector).all()
+        assert (vector >= encoder.low).all() and (vector <= encoder.high).all()
 
 
 
@@ -238,20 +245,8 @@ def reference_encode(encoder: ObservationEncoder, view) -> np.ndarray:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("players", [1, 3])
 def test_encode_matches_the_one_list_reference(preset, players):
-    rules = make_rules(preset, bankroll=60)
-    encoder = ObservationEncoder(rules, players + 1)
-    game = PontoonGame(rules, num_players=players, seed=5)
-    rng = np.random.default_rng(1)
-    for _round in range(15):
-        if any(balance < rules.min_stake for balance in game.balances):
-            break
-        game.new_round()
-        while not game.is_round_over:
-            for seat in range(game.num_seats):
-                view = observe(game, seat)
-                assert encoder.encode(view).tobytes() == reference_encode(encoder, view).tobytes()
-            option = game.legal_actions()[int(rng.integers(len(game.legal_actions())))]
-            game.apply(Action(option.kind, int(rng.integers(option.min_amount, option.max_amount + 1))))
+    for encoder, view in random_play_views(preset, players, rounds=15, seed=5):
+        assert encoder.encode(view).tobytes() == reference_encode(encoder, view).tobytes()
 
 
 def test_chips_past_float32s_range_are_capped_like_the_reference():
