@@ -300,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error(f"--processes: expected at least 1, got {args.processes}")
+    if args.json and args.processes != 1:
+        parser.error(f"--json prints one process's measurements: use it with --processes 1, got {args.processes}")
 
     results = measure_in_processes(args) if args.processes > 1 else [measure(args)]
     if args.json:
