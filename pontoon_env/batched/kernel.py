@@ -23,18 +23,6 @@ import numpy as np
 from numba import njit
 
 hot = njit(cache=True, _nrt=False)
-hot_inline = njit(cache=True, _nrt=False, forceinline=True)
-"""The decorator of the few functions called many times a round (the decision loop's legal list,
-decision and move; dealing, drawing and revealing a card): compiled as :data:`hot`, and marked
-for LLVM to inline into every compiled caller.
-
-A call that is not inlined still copies every array of its arguments (the state, the rule
-tables, the options, the scratch rows) onto the stack: measured under valgrind, a five-seat
-``pagat`` round ran about 26,500 machine instructions, 6,000 of them in :func:`play`'s own
-loop, almost all of it argument copying for the three calls of each decision. Inlining these six
-(not the round's steps, each run once or twice a round) about doubles the scripted rounds per
-second (``bench/batched.py``) for about a sixth more first-call compile time; inlining the steps
-as well gained a little more speed for half as much compile time again, so they stay calls."""
 """The decorator of every function on the per-decision path: compiled without reference counting.
 
 Numba otherwise increments and decrements each array argument's count on entry to and exit from
@@ -44,6 +32,20 @@ may anything it calls, so the shuffle and the cut work in place, the legal actio
 scratch array the caller passes, and the optimal player's table, a dictionary (which needs the
 counts), is consulted between calls of the loop (:func:`answer_lookup`). Only the entry points that
 allocate their scratch keep ``njit(cache=True)``."""
+hot_inline = njit(cache=True, _nrt=False, forceinline=True)
+"""The decorator of the few functions called many times a round (the decision loop's legal list,
+decision and move; dealing, drawing and revealing a card): compiled as :data:`hot`, and marked
+for LLVM to inline into every compiled caller.
+
+A call that is not inlined still copies every array of its arguments (the state, the rule
+tables, the options, the scratch rows) onto the stack: measured under valgrind, a five-seat
+``pagat`` round ran about 26,500 machine instructions, 6,000 of them in :func:`play`'s own
+loop, almost all of it argument copying for the three calls of each decision. Inlining these six
+(not the round's step functions, each run a few times a round) about doubles the scripted rounds per
+second (``bench/batched.py``) for about a tenth to a sixth more first-call compile time. Marking
+the round's steps as well was measured faster still (about a further 15-20%) but cost about as
+much compile time again, against a first-call target already near its limit, so they stay calls."""
+
 
 from pontoon_env.batched import tables as tb
 from pontoon_env.batched.rng import STREAM_DECK, STREAM_ENV, STREAM_SEAT, bounded, shuffle_in_place, stream_seed
