@@ -20,7 +20,7 @@ def test_vector_env_entry_points_compile_one_signature():
         _, _, _, _, info = env.step(actions)
     env.close()
     # The entry points are called from Python, so they list what they were given, cached or not.
-    for entry in (kn.env_outputs, kn.env_begin, kn.env_step_ids):
+    for entry in (kn.env_outputs, kn.env_begin, kn.env_step):
         assert len(entry.signatures) == 1, (entry.__name__, entry.signatures)
     # Functions called only from compiled code list a signature only when this process compiled
     # them (an empty cache, as in CI), not when their callers came from the cache.

@@ -8,6 +8,8 @@ through round and session episodes, both roles, autoresets and illegal-action pe
 
 from __future__ import annotations
 
+import weakref
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -88,6 +90,31 @@ def test_vector_env_steps_like_the_single_env(kwargs):
             else:
                 single_obs[t] = o
     assert endings > n
+
+
+def test_final_obs_buffers_are_reused_only_when_nobody_holds_them():
+    vec = PontoonVectorEnv(num_envs=16, num_players=2)
+    _, info = vec.reset(seed=2)
+    rng = np.random.default_rng(1)
+    handed = []  # weak references to every final_obs handed out
+    kept = []  # (final_obs, a copy) of some steps, held to the end
+    reused = 0
+    for step in range(80):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        _, _, terminated, truncated, info = vec.step(actions)
+        if "final_obs" not in info:
+            continue
+        final = info["final_obs"]
+        assert np.array_equal(info["_final_obs"], terminated | truncated)
+        assert not final[~info["_final_obs"]].any()  # a reused buffer comes back zeroed
+        reused += any(ref() is final for ref in handed)
+        assert not any(final is held for held, _ in kept)
+        handed.append(weakref.ref(final))
+        if step % 5 == 0:
+            kept.append((final, final.copy()))
+        del final
+    assert reused > 20  # a loop like this one frees each buffer by the step after next
+    assert all(np.array_equal(held, copy) for held, copy in kept)
 
 
 def test_make_vec_builds_the_native_env_and_falls_back_for_other_rules():

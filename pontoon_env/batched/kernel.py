@@ -1719,20 +1719,25 @@ def env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, ne
 
 
 @njit(cache=True)
+def _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, fresh, scratch):
+    """Start a new episode at table ``t`` (on a fresh table if ``fresh``) and play to its first wait."""
+    if fresh or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
+        _fresh(st, ep, cfg, ecfg, t)
+    _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
+    ep.mark[t] = st.seat[t, ep.learner[t], SE_BALANCE]
+    ep.acted[t] = False
+    ep.in_reset[t] = True
+    ep.skipped[t] = 0
+    _start_round(st, rt, cfg, ep, t)
+    env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+
+
+@njit(cache=True)
 def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, fresh):
     """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
-        t = idx[i]
-        if fresh[i] or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
-            _fresh(st, ep, cfg, ecfg, t)
-        _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
-        ep.mark[t] = st.seat[t, ep.learner[t], SE_BALANCE]
-        ep.acted[t] = False
-        ep.in_reset[t] = True
-        ep.skipped[t] = 0
-        _start_round(st, rt, cfg, ep, t)
-        env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+        _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx[i], fresh[i], scratch)
 
 
 @njit(cache=True)
@@ -1757,15 +1762,40 @@ def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, nee
         env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
+@hot
+def _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
+                kinds, lows, highs, t):
+    """Table ``t``'s learner observation and action mask."""
+    encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], obs[t])
+    n = legal(st, rt, cfg, t, kinds, lows, highs)
+    legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[t], amounts)
+
+
+
+STAGE_DONE, STAGE_STEP, STAGE_BEGIN = 0, 1, 2
+"""Where :func:`env_step` left a table: done (its observation and mask written, and its final
+observation if its episode ended); waiting after the learner's action for what only Python can
+answer (an external seat, a missing optimal-table key, an error), nothing written; or waiting so at
+the start of the episode that replaced an ended one, its final observation written."""
+
+
 @njit(cache=True)
-def env_step_ids(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, ids, slot_kind,
-                 slot_type, slot_level, valid):
-    """The learner's action id at every table: checked against the mask (``valid[t]`` False when
-    illegal, nothing applied there), applied and played on elsewhere."""
+def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, ids, slot_kind,
+             slot_type, slot_level, obs, mask, final_obs, valid, ended, stage):
+    """A whole vector step, one table at a time: the learner's action id checked against the legal
+    ids (``valid[t]`` False when illegal, nothing applied), applied, the table played on to the
+    learner's next decision; where the episode ended (or the action was illegal: the single env's
+    penalty ends it) its last observation into ``final_obs[t]``, ``ended[t]`` set and the next
+    episode begun (on a fresh table after an illegal action); then the observation and mask.
+
+    Doing all of it per table while the table's state is in cache, instead of one pass over all
+    tables per stage, is what makes 4,096 tables step about as fast per table as 512
+    (``bench/batched.py``). A table that waits for Python (``stage[t]`` not ``STAGE_DONE``) is
+    finished by the caller, as :class:`~pontoon_env.envs.vector.PontoonVectorEnv` does."""
     kinds = np.empty(MAX_LEGAL, dtype=np.int64)
     lows = np.empty(MAX_LEGAL, dtype=np.int64)
     highs = np.empty(MAX_LEGAL, dtype=np.int64)
-    mask = np.empty(slot_kind.size, dtype=np.bool_)
+    legal_now = np.empty(slot_kind.size, dtype=np.bool_)
     amounts = np.zeros(slot_kind.size, dtype=np.int64)
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for t in range(ids.size):
@@ -1773,17 +1803,33 @@ def env_step_ids(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, n
         ep.terminated[t] = False
         ep.truncated[t] = False
         ep.rounds_finished[t] = 0
+        ended[t] = False
         n = legal(st, rt, cfg, t, kinds, lows, highs)
-        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amounts)
+        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, legal_now, amounts)
         a = ids[t]
-        if a < 0 or a >= slot_kind.size or not mask[a]:
-            valid[t] = False
+        valid[t] = 0 <= a < slot_kind.size and legal_now[a]
+        if valid[t]:
+            apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
+            ep.acted[t] = True
+            ep.in_reset[t] = False
+            env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+            if need[t] != NEED_ENDED:
+                if need[t] != NEED_LEARNER:
+                    stage[t] = STAGE_STEP
+                    continue
+                _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
+                            kinds, lows, highs, t)
+                stage[t] = STAGE_DONE
+                continue
+        ended[t] = True
+        encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
+        _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, not valid[t], scratch)
+        if need[t] != NEED_LEARNER:
+            stage[t] = STAGE_BEGIN
             continue
-        valid[t] = True
-        apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
-        ep.acted[t] = True
-        ep.in_reset[t] = False
-        env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+        _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
+                    kinds, lows, highs, t)
+        stage[t] = STAGE_DONE
 
 
 @njit(cache=True)
@@ -1830,6 +1876,6 @@ def env_outputs(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level
         if write[t] == WRITE_FINAL:
             encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
             continue
-        encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], obs[t])
-        n = legal(st, rt, cfg, t, kinds, lows, highs)
-        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[t], amounts)
+        _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
+                    kinds, lows, highs, t)
+

@@ -13,7 +13,8 @@ Autoreset: ``AutoresetMode.SAME_STEP``. A table whose episode ends in a step sta
 episode in the same step; the returned observation and ``info["action_mask"]`` are the new
 episode's (never all False), and the ended episode's last observation is
 ``info["final_obs"][i]`` where ``info["_final_obs"][i]`` (a dense ``float32`` array, not
-Gymnasium's object array, so that 4096 tables cost one copy).
+Gymnasium's object array, so that 4096 tables cost no copy; a caller that keeps it keeps it as it
+is: a later step writes into that buffer again only once nothing refers to it).
 
 ``info`` (arrays of length ``num_envs``): ``action_mask``, ``seat``, ``role``, ``balance``,
 ``round_index``; ``round_result`` (the learner's result in the last round finished during the
@@ -29,6 +30,7 @@ sales) get :func:`reference_vector_env` from :func:`make_vector_env`: the same A
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -121,9 +123,16 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.metadata = dict(self.metadata)
         self._obs = np.zeros((num_envs, self.engine.encoder.size), dtype=np.float32)
         self._final = np.zeros_like(self._obs)
+        # The last final-observation buffers handed out, each with the rows written into it.
+        self._handed: list[tuple[np.ndarray, np.ndarray]] = []
         # What env_outputs writes per table (kernel.WRITE_*); every table's observation and mask by default.
         self._write_all = np.full(self.num_envs, kn.WRITE_LIVE, dtype=np.int8)
         self._mask = np.zeros((num_envs, self.table.n), dtype=np.bool_)
+        # Per step, from kernel.env_step: the learner's action was legal; its episode ended; where
+        # the table was left (kernel.STAGE_*).
+        self._valid = np.zeros(num_envs, dtype=np.bool_)
+        self._ended = np.zeros(num_envs, dtype=np.bool_)
+        self._stage = np.zeros(num_envs, dtype=np.int8)
         self._started = False
         self._rngs = [np.random.default_rng(t) for t in range(num_envs)]
 
@@ -153,6 +162,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             self._rngs = [np.random.default_rng([base, t]) for t in range(self.num_envs)]
             fresh[:] = True
         self._started = True
+        self._take_back_final()
         self.ep.reward[:] = 0
         self.ep.terminated[:] = False
         self.ep.truncated[:] = False
@@ -173,35 +183,31 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             i = int(np.flatnonzero(~legal_now)[0])
             raise IllegalActionError(f"table {i}: {self._illegal_message(i, int(ids[i]))}")
         messages = {int(i): self._illegal_message(int(i), int(ids[i])) for i in np.flatnonzero(~legal_now)}
-        valid = np.ones(self.num_envs, dtype=np.bool_)
         e = self.engine
-        kn.env_step_ids(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
-                        e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level, valid)
-        self._drive()
+        self._take_back_final()
+        # One compiled pass does the whole step at every table whose seats all play natively; the
+        # few that wait for Python (a callback seat, a missing optimal key) are finished below.
+        kn.env_step(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ecfg, self.ep, e.pol, e.seat_pol,
+                    self.opp_pol, e.optimal.moves, e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level,
+                    self._obs, self._mask, self._final, self._valid, self._ended, self._stage)
+        if (self._stage != kn.STAGE_DONE).any():
+            self._finish_waiting()
+        valid, ended = self._valid, self._ended
         invalid = ~valid
-        ended = (e.need == kn.NEED_ENDED) | invalid
         rewards = self.ep.reward / self.rules.min_stake
         rewards[invalid] = self.illegal_penalty
         terminated = self.ep.terminated | invalid
         truncated = self.ep.truncated.copy()
         finished = self.ep.rounds_finished > 0
         round_result = self.ep.round_result.copy()
-        if ended.any():
-            # The tables that go on are encoded now, the ended ones' last observation too; after the
-            # autoreset only the restarted tables are encoded again (nothing else has moved).
-            self._outputs(np.where(ended, kn.WRITE_FINAL, kn.WRITE_LIVE).astype(np.int8))
-            restart = np.flatnonzero(ended)
-            self._begin(restart, invalid[restart] | (self.episode == "session"))
-            self._outputs(np.where(ended, kn.WRITE_LIVE, kn.WRITE_NONE).astype(np.int8))
-        else:
-            self._outputs()
         info = self._info()
         info["round_result"], info["_round_result"] = round_result, finished
         if ended.any():
-            # Handed over, not copied: the rows of tables that did not end stay zeros, and a fresh
-            # buffer (zeroed lazily by the allocator) takes the next step's final observations.
+            ended = ended.copy()
+            # Handed over, not copied: the rows of tables that did not end stay zeros.
             info["final_obs"], info["_final_obs"] = self._final, ended
-            self._final = np.zeros(self._obs.shape, dtype=np.float32)
+            self._handed = [*self._handed[-1:], (self._final, ended.copy())]
+            self._final = None
         if messages:
             reasons = np.full(self.num_envs, "", dtype=object)
             for i, text in messages.items():
@@ -218,6 +224,43 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         ids = {int(a): None for a in np.flatnonzero(self._mask[i])}
         seat = int(self.ep.learner[i])
         return f"seat {seat}: " + self.table.illegal_message(action, ids)  # type: ignore[arg-type]
+
+    def _take_back_final(self) -> None:
+        """A zeroed buffer for this step's final observations: one of the last two handed out if
+        nothing refers to it any more (a loop that keeps each step's ``info`` until the next step
+        returns frees the one before), else a new one. A ``final_obs`` a caller keeps is never
+        written again; reusing the others matters because a new 6.6 MB buffer (4,096 tables) costs
+        a page fault per page written, about a sixth of a step (measured, ``bench/batched.py``)."""
+        if self._final is not None:
+            return
+        for i, (buffer, rows) in enumerate(self._handed):
+            # Referred to by its tuple in the list, by ``buffer`` and by getrefcount's argument only.
+            if sys.getrefcount(buffer) == 3:
+                buffer[rows] = 0.0
+                self._final = buffer
+                del self._handed[i]
+                return
+        self._final = np.zeros(self._obs.shape, dtype=np.float32)
+
+    def _finish_waiting(self) -> None:
+        """Finish the step at the tables :func:`kernel.env_step` left waiting for Python: answer their
+        seats, then, as the compiled pass does, the final observation and autoreset of those whose
+        episode ended, and every one's observation and mask."""
+        e = self.engine
+        waiting = np.flatnonzero(self._stage != kn.STAGE_DONE)
+        self._drive()
+        after_step = waiting[self._stage[waiting] == kn.STAGE_STEP]
+        now_ended = after_step[e.need[after_step] == kn.NEED_ENDED]
+        write = np.full(self.num_envs, kn.WRITE_NONE, dtype=np.int8)
+        write[waiting] = kn.WRITE_LIVE
+        write[now_ended] = kn.WRITE_FINAL
+        self._outputs(write)
+        if now_ended.size:
+            self._ended[now_ended] = True
+            self._begin(now_ended, np.zeros(now_ended.size, dtype=np.bool_))  # the action was legal: no fresh table
+            write[:] = kn.WRITE_NONE
+            write[now_ended] = kn.WRITE_LIVE
+            self._outputs(write)
 
     def _begin(self, idx: np.ndarray, fresh: np.ndarray) -> None:
         e = self.engine
