@@ -52,10 +52,13 @@ CASES = [
     dict(rules="pontoon_1939", role="banker", num_players=2, episode="session", session_rounds=4),
     dict(rules="pontoon_2011", role="player", num_players=5, learner_seat=3, episode="session", session_rounds=3),
     dict(rules="pagat", role="player", num_players=3, learner_seat=1, opponents={"banker": "banker_smart"}),
+    # optimal players look their moves up in a table that compiled code reaches between calls
+    dict(rules="pagat", role="player", num_players=3, learner_seat=1, opponents={"players": "optimal"}),
 ]
 
 
-@pytest.mark.parametrize("kwargs", CASES, ids=lambda k: f"{k['rules']}-{k['role']}-{k.get('episode', 'round')}")
+@pytest.mark.parametrize("kwargs", CASES, ids=lambda k: "-".join(
+    [k["rules"], k["role"], k.get("episode", "round"), *k.get("opponents", {}).values()]))
 def test_vector_env_steps_like_the_single_env(kwargs):
     n = 12
     vec = PontoonVectorEnv(num_envs=n, **kwargs)

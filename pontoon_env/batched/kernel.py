@@ -1710,17 +1710,30 @@ def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, sc
 
 
 @njit(cache=True)  # the optimal table is a typed dict: it needs numba's runtime, which @hot leaves out
-def env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch):
-    """:func:`env_advance`, answering each optimal player's lookup from ``optimal`` and playing on,
-    until the table waits for something else (a decision, a missing key, the episode's end)."""
-    env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+def env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch):
+    """Answer a table's optimal-player lookups from ``optimal``, playing on after each, until it
+    waits for something else (a decision, a missing key, the episode's end)."""
     while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
         env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
 @njit(cache=True)
-def _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, fresh, scratch):
-    """Start a new episode at table ``t`` (on a fresh table if ``fresh``) and play to its first wait."""
+def env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch):
+    """:func:`env_advance`, answering each optimal player's lookup and playing on, until the table
+    waits for something else.
+
+    The lookups are a separate call made only when there is one: a function that takes the
+    dictionary runs with numba's reference counting, which counts every array argument in and
+    out at each call (about 30 arrays here), and most tables never look anything up."""
+    env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+    if need[t] == NEED_LOOKUP:
+        env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+
+
+@hot
+def _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, fresh, scratch):
+    """Start a new episode at table ``t`` (on a fresh table if ``fresh``) and play to its first
+    wait (``NEED_LOOKUP`` included: the caller answers it, see :func:`env_play_on`)."""
     if fresh or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
         _fresh(st, ep, cfg, ecfg, t)
     _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
@@ -1729,7 +1742,7 @@ def _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, n
     ep.in_reset[t] = True
     ep.skipped[t] = 0
     _start_round(st, rt, cfg, ep, t)
-    env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+    env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
 
 
 @njit(cache=True)
@@ -1737,7 +1750,10 @@ def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need
     """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
-        _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx[i], fresh[i], scratch)
+        t = idx[i]
+        _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, fresh[i], scratch)
+        if need[t] == NEED_LOOKUP:
+            env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
 @njit(cache=True)
@@ -1812,7 +1828,9 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
             apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
             ep.acted[t] = True
             ep.in_reset[t] = False
-            env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+            if need[t] == NEED_LOOKUP:
+                env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
             if need[t] != NEED_ENDED:
                 if need[t] != NEED_LEARNER:
                     stage[t] = STAGE_STEP
@@ -1823,7 +1841,9 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
                 continue
         ended[t] = True
         encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
-        _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, not valid[t], scratch)
+        _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, not valid[t], scratch)
+        if need[t] == NEED_LOOKUP:
+            env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
         if need[t] != NEED_LEARNER:
             stage[t] = STAGE_BEGIN
             continue
