@@ -58,6 +58,8 @@ _STICK, _TWIST, _BUY, _DOUBLE, _SPLIT, _SHOOT = (
     ActionKind.SHOOT,
 )
 _DRAW, _STAND, _STAKE_KIND = ActionKind.DRAW, ActionKind.STAND, ActionKind.STAKE
+_RESULTS_KEPT = 10_000
+"""Most hand statistics whose class the engine keeps (see :meth:`PontoonGame.hand_result`)."""
 _make = tuple.__new__
 """Builds a named tuple from one plain tuple, skipping its Python-level ``__new__`` (hot paths)."""
 
@@ -90,47 +92,55 @@ class Hand:
     payout: int = 0
     """Net chips this hand won (+) or lost (-) for its player."""
     pips: int = field(default=0, init=False)
-    """Sum of the card values with aces as 1, kept up to date so totals cost nothing."""
+    """Sum of the card values with aces as 1, kept up to date as cards come and go."""
     has_ace: bool = field(default=False, init=False)
+    best_total: int = field(default=0, init=False)
+    """The best total (:func:`~pontoon_env.game.hands.values_total` of the pips), kept up to date on
+    every card so that the many reads of a hand's total per decision cost an attribute read."""
+    soft: bool = field(default=False, init=False)
+    """An ace counts 11 in :attr:`best_total`."""
 
     def __post_init__(self) -> None:
-        if not self.cards:  # every round starts its hands empty: skip the two generators
-            self.pips, self.has_ace = 0, False
-            return
+        if self.cards:  # every round starts its hands empty, where the defaults are right
+            self._recount()
+
+    def _recount(self) -> None:
+        """Pip count and total from the cards (a hand built with cards, or one that lost a card)."""
         self.pips = sum(CARD_VALUE[card] for card in self.cards)
         self.has_ace = any(CARD_VALUE[card] == 1 for card in self.cards)
+        self.best_total, self.soft = values_total(self.pips, self.has_ace)
 
     def add(self, card: int, face_up: bool) -> None:
-        """Add a card (the only way cards enter a hand, so the pip count stays right)."""
+        """Add a card (the only way cards enter a hand, so the pip count and total stay right)."""
         self.cards.append(card)
         self.public.append(face_up)
         value = CARD_VALUE[card]
         self.pips += value
         if value == 1:
             self.has_ace = True
+        self.best_total, self.soft = values_total(self.pips, self.has_ace)
 
     def remove_last(self) -> tuple[int, bool]:
         """Take the last card out (to split a pair); returns the card and whether it was face up."""
         card = self.cards.pop()
         public = self.public.pop()
-        self.__post_init__()
+        self._recount()
         return card, public
 
     def total_soft(self) -> tuple[int, bool]:
         """Best total and whether an ace counts 11 (see :func:`pontoon_env.game.hands.values_total`)."""
-        return values_total(self.pips, self.has_ace)
+        return self.best_total, self.soft
 
     def total(self) -> int:
-        return values_total(self.pips, self.has_ace)[0]
+        return self.best_total
 
     def stat(self) -> HandStat:
         """The hand's :class:`~pontoon_env.game.hands.HandStat`, what the rules of play look at."""
-        total, soft = values_total(self.pips, self.has_ace)
         return _make(
             HandStat,
             (
-                total,
-                soft,
+                self.best_total,
+                self.soft,
                 len(self.cards),
                 self.split,
                 self.twisted,
@@ -220,6 +230,10 @@ class PontoonGame:
         """The seat that decides now, fixed whenever the round stops at a decision (see :meth:`_run`)."""
         self._moves_cache: dict[object, tuple[LegalAction, ...]] = {}
         """Legal hand moves by (hand statistic, context): :mod:`legality` is pure in them."""
+        self._player_results: dict[HandStat, HandResult] = {}
+        self._banker_results: dict[HandStat, HandResult] = {}
+        """Classes of hands by statistic (:mod:`legality` is pure in it): settlement classifies
+        every hand of every round, and a finished hand's statistic mostly repeats one seen before."""
         self._steps: list[Callable[[PontoonGame], bool]] = []
         self._steps_cache: tuple[tuple[bool, Rules], list[Callable[[PontoonGame], bool]]] | None = None
         self._legal: list[LegalAction] | None = None
@@ -333,6 +347,8 @@ class PontoonGame:
         key = (bool(self.take_over_candidates), self.rules)
         cached = self._steps_cache
         if cached is None or cached[0][0] != key[0] or cached[0][1] is not key[1]:
+            if cached is not None and cached[0][1] is not key[1]:  # new rules: what was cached is void
+                self._forget_rules()
             cached = self._steps_cache = (key, [_STEPS[name] for name in self._round_steps()])
         self._steps = cached[1]
         self._legal = None
@@ -341,6 +357,12 @@ class PontoonGame:
         self._round_started = True
         self.phase = Phase.STAKE  # provisional; _run sets the real phase
         self._run()
+
+    def _forget_rules(self) -> None:
+        """Empty the caches of what :mod:`legality` answered under the previous rules."""
+        self._moves_cache.clear()
+        self._player_results.clear()
+        self._banker_results.clear()
 
     def legal_actions(self) -> list[LegalAction]:
         """The actions the current seat may take now, each with its range of amounts."""
@@ -434,7 +456,7 @@ class PontoonGame:
                 return False
             player = self.players[self._turn]
             hand = player.hands[player.active]
-            total, soft = values_total(hand.pips, hand.has_ace)
+            total, soft = hand.best_total, hand.soft
             if kind == _TWIST:  # legality.twist_denial
                 return legality.may_draw(total, soft, len(hand.cards), rules)
             # with the engine's shoot_waiting (see _hand_context)
@@ -531,11 +553,23 @@ class PontoonGame:
 
     def hand_result(self, hand: Hand) -> HandResult:
         """Classify a player's hand under these rules."""
-        return legality.player_result(hand.stat(), self.rules)
+        stat = hand.stat()
+        result = self._player_results.get(stat)
+        if result is None:
+            if len(self._player_results) > _RESULTS_KEPT:  # stakes vary the statistic: stay bounded
+                self._player_results.clear()
+            result = self._player_results[stat] = legality.player_result(stat, self.rules)
+        return result
 
     def banker_result(self, hand: Hand) -> HandResult:
         """Classify a banker's hand (a dealer's split hand never counts as a natural)."""
-        return legality.banker_result(hand.stat(), self.rules)
+        stat = hand.stat()
+        result = self._banker_results.get(stat)
+        if result is None:
+            if len(self._banker_results) > _RESULTS_KEPT:
+                self._banker_results.clear()
+            result = self._banker_results[stat] = legality.banker_result(stat, self.rules)
+        return result
 
     # ------------------------------------------------------------------ the round's steps
 
@@ -795,8 +829,7 @@ class PontoonGame:
         return True
 
     def _hand_finished(self, hand: Hand) -> bool:
-        total, soft = values_total(hand.pips, hand.has_ace)
-        return not legality.may_draw(total, soft, len(hand.cards), self.rules)
+        return not legality.may_draw(hand.best_total, hand.soft, len(hand.cards), self.rules)
 
     def _apply_player_turn(self, action: Action) -> None:
         player = self.players[self._turn]
@@ -846,7 +879,7 @@ class PontoonGame:
 
     def _player_draw(self, player: PlayerState, hand: Hand, face_up: bool) -> None:
         self._deal(hand, face_up=face_up)
-        if hand.total() > BLACKJACK:
+        if hand.best_total > BLACKJACK:
             hand.bust = True
             hand.done = True
             if self.rules.reveal_busts:
@@ -881,7 +914,7 @@ class PontoonGame:
         return True
 
     def _banker_finished(self, hand: Hand) -> bool:
-        return legality.banker_stops(hand.total(), len(hand.cards), self.rules)
+        return legality.banker_stops(hand.best_total, len(hand.cards), self.rules)
 
     def _apply_banker_turn(self, action: Action) -> None:
         hand = self.banker_hands[self._banker_active]
