@@ -224,6 +224,8 @@ class PontoonGame:
         self.banker = banker
         self.ledger = Ledger()
         self.players: list[PlayerState] = []
+        self._seated: list[PlayerState] = []
+        """The round's players who are not sitting out (see :meth:`_active_players`)."""
         self.banker_hands: list[Hand] = []
         self.phase = Phase.ROUND_OVER
         self._to_act = -1
@@ -331,6 +333,7 @@ class PontoonGame:
         self.round_index += 1
         self.ledger = Ledger()
         self.players = []
+        self._seated = []
         self.banker_hands = []
         self._round_had_natural = False
         self._natural_holders: list[int] = []
@@ -653,13 +656,15 @@ class PontoonGame:
 
     def _step_seat_players(self) -> bool:
         self.banker_seat_of_round = self.banker
-        self.players = [
-            PlayerState(seat=seat, sitting_out=self._cap(seat, self.rules.min_stake) < self.rules.min_stake)
-            for seat in self.player_order()
-        ]
-        for player in self._active_players():
-            player.hands.append(Hand(cards=[], public=[]))
-        self.banker_hands = [Hand(cards=[], public=[])]
+        min_stake = self.rules.min_stake
+        players = []
+        for seat in self.player_order():
+            sitting_out = self._cap(seat, min_stake) < min_stake
+            # positional: matching a dataclass's keywords costs more than the rest of the call
+            players.append(PlayerState(seat, [] if sitting_out else [Hand([], [])], 0, sitting_out))
+        self.players = players
+        self._seated = [player for player in players if not player.sitting_out]
+        self.banker_hands = [Hand([], [])]
         self._banker_active = 0
         return True
 
@@ -954,13 +959,15 @@ class PontoonGame:
 
     def _step_end_round(self) -> bool:
         rules = self.rules
+        # an unsplit hand's natural was dealt, and _step_naturals saw it; a split hand may make one later
         had_pontoon = self._round_had_natural or any(
-            is_natural(hand.cards) for player in self.players for hand in player.hands
+            hand.split and is_natural(hand.cards) for player in self.players for hand in player.hands
         )
         old_banker = self.banker
         next_banker = self._next_banker()
-        used = [card for hand in self._all_hands() if not hand.returned for card in hand.cards]
-        for hand in self._all_hands():
+        hands = self._all_hands()
+        used = [card for hand in hands if not hand.returned for card in hand.cards]
+        for hand in hands:
             hand.returned = True
         if rules.pack == "carry_over":
             self.pack.to_bottom(used)
@@ -992,6 +999,8 @@ class PontoonGame:
         """Players who made a (non-split) pontoon that passes the bank, in priority order."""
         if self._banker_natural:
             return []  # D16: the bank does not pass when the banker also had a pontoon
+        if not self._round_had_natural:
+            return []  # an unsplit pontoon is a hand's first two cards: _step_naturals saw none
         return [
             player.seat
             for player in self.players
@@ -1212,7 +1221,8 @@ class PontoonGame:
         self._fresh = len(self.pack)
 
     def _active_players(self) -> list[PlayerState]:
-        return [player for player in self.players if not player.sitting_out]
+        """The players who play this round (who sits out is settled when the players are seated)."""
+        return self._seated
 
     def _all_hands(self) -> list[Hand]:
         return [hand for player in self.players for hand in player.hands] + self.banker_hands
