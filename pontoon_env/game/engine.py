@@ -604,11 +604,14 @@ class PontoonGame:
         """Run automatic steps until a decision is needed or the round is over."""
         self._legal = None
         steps = self._steps
-        while self._step < len(steps):
-            if not steps[self._step](self):
+        last = len(steps)
+        index = self._step
+        while index < last:
+            if not steps[index](self):
                 self._to_act = self._seat_to_act()
                 return
-            self._step += 1
+            index += 1
+            self._step = index
             self._turn = 0
         self.phase = _ROUND_OVER
         self._to_act = -1
@@ -701,17 +704,19 @@ class PontoonGame:
         return True
 
     def _step_stakes(self) -> bool:
-        while self._turn < len(self.players):
-            player = self.players[self._turn]
-            if player.sitting_out or player.hands[0].initial:
-                self._turn += 1
-                continue
-            if self.rules.fixed_stake:
+        players = self.players
+        seats = len(players)
+        turn = self._turn
+        while turn < seats:
+            player = players[turn]
+            if not player.sitting_out and not player.hands[0].initial:
+                if not self.rules.fixed_stake:
+                    self._turn = turn
+                    self.phase = _STAKE
+                    return False
                 self._set_stake(player.hands[0], self.rules.min_stake)
-                self._turn += 1
-                continue
-            self.phase = Phase.STAKE
-            return False
+            turn += 1
+        self._turn = turn
         return True
 
     @staticmethod
@@ -817,20 +822,24 @@ class PontoonGame:
         return True
 
     def _step_player_turns(self) -> bool:
-        while self._turn < len(self.players):
-            player = self.players[self._turn]
-            if player.sitting_out:
-                self._turn += 1
-                continue
-            while player.active < len(player.hands):
-                hand = player.hands[player.active]
-                if not hand.done and self._hand_finished(hand):
-                    hand.done = True
-                if not hand.done:
-                    self.phase = _PLAYER_TURN
-                    return False
-                player.active += 1
-            self._turn += 1
+        players = self.players
+        seats = len(players)
+        turn = self._turn
+        while turn < seats:
+            player = players[turn]
+            if not player.sitting_out:
+                hands = player.hands  # a split adds hands during the turn: their count is read each time
+                while player.active < len(hands):
+                    hand = hands[player.active]
+                    if not hand.done:
+                        if not self._hand_finished(hand):
+                            self._turn = turn
+                            self.phase = _PLAYER_TURN
+                            return False
+                        hand.done = True
+                    player.active += 1
+            turn += 1
+        self._turn = turn
         return True
 
     def _hand_finished(self, hand: Hand) -> bool:
@@ -1148,12 +1157,12 @@ class PontoonGame:
         self._adjust(payee, amount)
 
     def _adjust(self, party: Party, amount: int) -> None:
-        if party == KITTY:
+        if type(party) is not str:  # a seat, the common case (the other parties are named)
+            self.balances[party] += amount
+        elif party == KITTY:
             self.kitty += amount
-        elif party == POOL:
-            self.pool += amount
         else:
-            self.balances[party] += amount  # type: ignore[index]
+            self.pool += amount
 
     def _settle_hand(self, seat: int, hand: Hand, chips: int, reason: str) -> None:
         """Settle a hand between its player and the banker: ``chips`` > 0 the banker pays."""
@@ -1181,19 +1190,21 @@ class PontoonGame:
         self._fresh -= 1
         hand.add(card, face_up)
         if face_up:
-            self._see(card)
+            self.seen[CARD_RANK[card]] += 1  # as _see (inline: most cards come through here)
 
     def _see(self, card: int) -> None:
+        """Count a card shown face up in the public memory (:attr:`seen`)."""
         self.seen[CARD_RANK[card]] += 1
 
     def _reveal(self, hand: Hand, only_first: bool = False) -> None:
         """Turn a hand's cards face up (``only_first``: the ace of a declared pagat pontoon)."""
+        public, seen = hand.public, self.seen
         for index, card in enumerate(hand.cards):
             if only_first and CARD_RANK[card] != 0:
                 continue
-            if not hand.public[index]:
-                hand.public[index] = True
-                self._see(card)
+            if not public[index]:
+                public[index] = True
+                seen[CARD_RANK[card]] += 1  # as _see (inline: every hand is revealed at settlement)
 
     def _reveal_banker(self) -> None:
         for hand in self.banker_hands:
