@@ -306,7 +306,7 @@ class PontoonGame:
 
     def player_order(self) -> list[int]:
         """Player seats in turn order, from the banker's left."""
-        return [(self.banker + offset) % self.num_seats for offset in range(1, self.num_seats)]
+        return [*range(self.banker + 1, self.num_seats), *range(self.banker)]  # round the table
 
     def new_round(self, deck: Sequence[str | int] | None = None, bottom: Sequence[str | int] = ()) -> None:
         """Start the next round and play it up to the first decision.
@@ -321,7 +321,7 @@ class PontoonGame:
             DeckError: a malformed deck (unknown card, more copies than the decks hold).
             RuntimeError: the previous round is not over.
         """
-        if self.phase != Phase.ROUND_OVER:
+        if self.phase != _ROUND_OVER:
             raise RuntimeError(f"new_round: the current round is still in phase {self.phase.name}")
         if deck is not None or bottom:
             top = parse_cards(() if deck is None else deck, self.rules.decks, "deck")
@@ -358,7 +358,7 @@ class PontoonGame:
         self._step = 0
         self._turn = 0
         self._round_started = True
-        self.phase = Phase.STAKE  # provisional; _run sets the real phase
+        self.phase = _STAKE  # provisional; _run sets the real phase
         self._run()
 
     def _forget_rules(self) -> None:
@@ -946,6 +946,7 @@ class PontoonGame:
             self._deal(new_hand, face_up=True)
 
     def _step_settle(self) -> bool:
+        rules = self.rules
         banker_results = [self.banker_result(hand) for hand in self.banker_hands]
         for player in self.players:
             for hand in player.hands:
@@ -955,7 +956,7 @@ class PontoonGame:
                 result = self.hand_result(hand)
                 chips = 0
                 for banker_result in banker_results:
-                    multiple = standing_hand_payout(self.rules, result, banker_result)
+                    multiple = standing_hand_payout(rules, result, banker_result)
                     chips += multiple * hand.stake
                     if hand.shoot:
                         if multiple > 0:
