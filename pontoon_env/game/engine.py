@@ -1154,16 +1154,21 @@ class PontoonGame:
         if amount <= 0 or payer == payee:
             return
         self.ledger.record(payer, payee, amount, reason, self.banker)
-        self._adjust(payer, -amount)
-        self._adjust(payee, amount)
+        if type(payer) is int and type(payee) is int:  # seat to seat, most movements: _adjust inline
+            balances = self.balances
+            balances[payer] -= amount
+            balances[payee] += amount
+        else:
+            self._adjust(payer, -amount)
+            self._adjust(payee, amount)
 
     def _adjust(self, party: Party, amount: int) -> None:
-        if type(party) is not str:  # a seat, the common case (the other parties are named)
-            self.balances[party] += amount
-        elif party == KITTY:
+        if party == KITTY:
             self.kitty += amount
-        else:
+        elif party == POOL:
             self.pool += amount
+        else:
+            self.balances[party] += amount  # type: ignore[index]
 
     def _settle_hand(self, seat: int, hand: Hand, chips: int, reason: str) -> None:
         """Settle a hand between its player and the banker: ``chips`` > 0 the banker pays."""
