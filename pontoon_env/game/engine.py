@@ -31,7 +31,16 @@ import numpy as np
 from pontoon_env.game import legality
 from pontoon_env.game.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
 from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
-from pontoon_env.game.hands import BLACKJACK, HandClass, HandResult, HandStat, is_natural, values_total
+from pontoon_env.game.hands import (
+    BLACKJACK,
+    MAX_DRAWING_PIPS,
+    TOTALS_BY_PIPS,
+    HandClass,
+    HandResult,
+    HandStat,
+    is_natural,
+    values_total,
+)
 from pontoon_env.game.ledger import KITTY, POOL, Ledger, Party, Transfer
 from pontoon_env.game.checks import require_int
 from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
@@ -58,8 +67,6 @@ _STICK, _TWIST, _BUY, _DOUBLE, _SPLIT, _SHOOT = (
     ActionKind.SHOOT,
 )
 _DRAW, _STAND, _STAKE_KIND = ActionKind.DRAW, ActionKind.STAND, ActionKind.STAKE
-_RESULTS_KEPT = 10_000
-"""Most hand statistics whose class the engine keeps (see :meth:`PontoonGame.hand_result`)."""
 _make = tuple.__new__
 """Builds a named tuple from one plain tuple, skipping its Python-level ``__new__`` (hot paths)."""
 
@@ -118,7 +125,11 @@ class Hand:
         self.pips += value
         if value == 1:
             self.has_ace = True
-        self.best_total, self.soft = values_total(self.pips, self.has_ace)
+        pips = self.pips
+        if pips <= MAX_DRAWING_PIPS:  # always, in play: a table read instead of a call per card
+            self.best_total, self.soft = TOTALS_BY_PIPS[self.has_ace][pips]
+        else:
+            self.best_total, self.soft = values_total(pips, self.has_ace)
 
     def remove_last(self) -> tuple[int, bool]:
         """Take the last card out (to split a pair); returns the card and whether it was face up."""
@@ -232,10 +243,11 @@ class PontoonGame:
         """The seat that decides now, fixed whenever the round stops at a decision (see :meth:`_run`)."""
         self._moves_cache: dict[object, tuple[LegalAction, ...]] = {}
         """Legal hand moves by (hand statistic, context): :mod:`legality` is pure in them."""
-        self._player_results: dict[HandStat, HandResult] = {}
-        self._banker_results: dict[HandStat, HandResult] = {}
-        """Classes of hands by statistic (:mod:`legality` is pure in it): settlement classifies
-        every hand of every round, and a finished hand's statistic mostly repeats one seen before."""
+        self._player_results: dict[tuple[int, int, bool], HandResult] = {}
+        self._banker_results: dict[tuple[int, int, bool], HandResult] = {}
+        """Classes of hands by (best total, cards, split), all that a class depends on (the arguments
+        of :func:`~pontoon_env.game.hands.classify_stat` besides the rules): settlement classifies
+        every hand of every round, and a few hundred keys cover every hand there is."""
         self._steps: list[Callable[[PontoonGame], bool]] = []
         self._steps_cache: tuple[tuple[bool, Rules], list[Callable[[PontoonGame], bool]]] | None = None
         self._legal: list[LegalAction] | None = None
@@ -556,22 +568,18 @@ class PontoonGame:
 
     def hand_result(self, hand: Hand) -> HandResult:
         """Classify a player's hand under these rules."""
-        stat = hand.stat()
-        result = self._player_results.get(stat)
+        key = (hand.best_total, len(hand.cards), hand.split)
+        result = self._player_results.get(key)
         if result is None:
-            if len(self._player_results) > _RESULTS_KEPT:  # stakes vary the statistic: stay bounded
-                self._player_results.clear()
-            result = self._player_results[stat] = legality.player_result(stat, self.rules)
+            result = self._player_results[key] = legality.player_result(hand.stat(), self.rules)
         return result
 
     def banker_result(self, hand: Hand) -> HandResult:
         """Classify a banker's hand (a dealer's split hand never counts as a natural)."""
-        stat = hand.stat()
-        result = self._banker_results.get(stat)
+        key = (hand.best_total, len(hand.cards), hand.split)
+        result = self._banker_results.get(key)
         if result is None:
-            if len(self._banker_results) > _RESULTS_KEPT:
-                self._banker_results.clear()
-            result = self._banker_results[stat] = legality.banker_result(stat, self.rules)
+            result = self._banker_results[key] = legality.banker_result(hand.stat(), self.rules)
         return result
 
     # ------------------------------------------------------------------ the round's steps
