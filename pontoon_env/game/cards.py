@@ -153,11 +153,13 @@ class Pack:
 
     def draw(self) -> int:
         """Take the top card; an exhausted pack first shuffles the used cards back in."""
-        if not self._cards:
+        try:  # every card of every round is drawn here: the rare empty pack costs the exception
+            return self._cards.popleft()
+        except IndexError:
             if not self.discards:
-                raise DeckError("the pack is exhausted and no used cards are left to shuffle in")
+                raise DeckError("the pack is exhausted and no used cards are left to shuffle in") from None
             self.shuffle()
-        return self._cards.popleft()
+            return self._cards.popleft()
 
     def discard(self, cards: Iterable[int]) -> None:
         """Put ``cards`` on the used pile (to be shuffled back later)."""

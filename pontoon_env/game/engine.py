@@ -31,7 +31,16 @@ import numpy as np
 from pontoon_env.game import legality
 from pontoon_env.game.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
 from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
-from pontoon_env.game.hands import BLACKJACK, HandClass, HandResult, HandStat, is_natural, values_total
+from pontoon_env.game.hands import (
+    BLACKJACK,
+    MAX_DRAWING_PIPS,
+    TOTALS_BY_PIPS,
+    HandClass,
+    HandResult,
+    HandStat,
+    is_natural,
+    values_total,
+)
 from pontoon_env.game.ledger import KITTY, POOL, Ledger, Party, Transfer
 from pontoon_env.game.checks import require_int
 from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
@@ -90,47 +99,59 @@ class Hand:
     payout: int = 0
     """Net chips this hand won (+) or lost (-) for its player."""
     pips: int = field(default=0, init=False)
-    """Sum of the card values with aces as 1, kept up to date so totals cost nothing."""
+    """Sum of the card values with aces as 1, kept up to date as cards come and go."""
     has_ace: bool = field(default=False, init=False)
+    best_total: int = field(default=0, init=False)
+    """The best total (:func:`~pontoon_env.game.hands.values_total` of the pips), kept up to date on
+    every card so that the many reads of a hand's total per decision cost an attribute read."""
+    soft: bool = field(default=False, init=False)
+    """An ace counts 11 in :attr:`best_total`."""
 
     def __post_init__(self) -> None:
-        if not self.cards:  # every round starts its hands empty: skip the two generators
-            self.pips, self.has_ace = 0, False
-            return
+        if self.cards:  # every round starts its hands empty, where the defaults are right
+            self._recount()
+
+    def _recount(self) -> None:
+        """Pip count and total from the cards (a hand built with cards, or one that lost a card)."""
         self.pips = sum(CARD_VALUE[card] for card in self.cards)
         self.has_ace = any(CARD_VALUE[card] == 1 for card in self.cards)
+        self.best_total, self.soft = values_total(self.pips, self.has_ace)
 
     def add(self, card: int, face_up: bool) -> None:
-        """Add a card (the only way cards enter a hand, so the pip count stays right)."""
+        """Add a card (the only way cards enter a hand, so the pip count and total stay right)."""
         self.cards.append(card)
         self.public.append(face_up)
         value = CARD_VALUE[card]
         self.pips += value
         if value == 1:
             self.has_ace = True
+        pips = self.pips
+        if pips <= MAX_DRAWING_PIPS:  # always, in play: a table read instead of a call per card
+            self.best_total, self.soft = TOTALS_BY_PIPS[self.has_ace][pips]
+        else:
+            self.best_total, self.soft = values_total(pips, self.has_ace)
 
     def remove_last(self) -> tuple[int, bool]:
         """Take the last card out (to split a pair); returns the card and whether it was face up."""
         card = self.cards.pop()
         public = self.public.pop()
-        self.__post_init__()
+        self._recount()
         return card, public
 
     def total_soft(self) -> tuple[int, bool]:
         """Best total and whether an ace counts 11 (see :func:`pontoon_env.game.hands.values_total`)."""
-        return values_total(self.pips, self.has_ace)
+        return self.best_total, self.soft
 
     def total(self) -> int:
-        return values_total(self.pips, self.has_ace)[0]
+        return self.best_total
 
     def stat(self) -> HandStat:
         """The hand's :class:`~pontoon_env.game.hands.HandStat`, what the rules of play look at."""
-        total, soft = values_total(self.pips, self.has_ace)
         return _make(
             HandStat,
             (
-                total,
-                soft,
+                self.best_total,
+                self.soft,
                 len(self.cards),
                 self.split,
                 self.twisted,
@@ -214,12 +235,19 @@ class PontoonGame:
         self.banker = banker
         self.ledger = Ledger()
         self.players: list[PlayerState] = []
+        self._seated: list[PlayerState] = []
+        """The round's players who are not sitting out (see :meth:`_active_players`)."""
         self.banker_hands: list[Hand] = []
         self.phase = Phase.ROUND_OVER
         self._to_act = -1
         """The seat that decides now, fixed whenever the round stops at a decision (see :meth:`_run`)."""
         self._moves_cache: dict[object, tuple[LegalAction, ...]] = {}
         """Legal hand moves by (hand statistic, context): :mod:`legality` is pure in them."""
+        self._player_results: dict[tuple[int, int, bool], HandResult] = {}
+        self._banker_results: dict[tuple[int, int, bool], HandResult] = {}
+        """Classes of hands by (best total, cards, split), all that a class depends on (the arguments
+        of :func:`~pontoon_env.game.hands.classify_stat` besides the rules): settlement classifies
+        every hand of every round, and a few hundred keys cover every hand there is."""
         self._steps: list[Callable[[PontoonGame], bool]] = []
         self._steps_cache: tuple[tuple[bool, Rules], list[Callable[[PontoonGame], bool]]] | None = None
         self._legal: list[LegalAction] | None = None
@@ -290,7 +318,7 @@ class PontoonGame:
 
     def player_order(self) -> list[int]:
         """Player seats in turn order, from the banker's left."""
-        return [(self.banker + offset) % self.num_seats for offset in range(1, self.num_seats)]
+        return [*range(self.banker + 1, self.num_seats), *range(self.banker)]  # round the table
 
     def new_round(self, deck: Sequence[str | int] | None = None, bottom: Sequence[str | int] = ()) -> None:
         """Start the next round and play it up to the first decision.
@@ -305,7 +333,7 @@ class PontoonGame:
             DeckError: a malformed deck (unknown card, more copies than the decks hold).
             RuntimeError: the previous round is not over.
         """
-        if self.phase != Phase.ROUND_OVER:
+        if self.phase != _ROUND_OVER:
             raise RuntimeError(f"new_round: the current round is still in phase {self.phase.name}")
         if deck is not None or bottom:
             top = parse_cards(() if deck is None else deck, self.rules.decks, "deck")
@@ -317,6 +345,7 @@ class PontoonGame:
         self.round_index += 1
         self.ledger = Ledger()
         self.players = []
+        self._seated = []
         self.banker_hands = []
         self._round_had_natural = False
         self._natural_holders: list[int] = []
@@ -333,14 +362,22 @@ class PontoonGame:
         key = (bool(self.take_over_candidates), self.rules)
         cached = self._steps_cache
         if cached is None or cached[0][0] != key[0] or cached[0][1] is not key[1]:
+            if cached is not None and cached[0][1] is not key[1]:  # new rules: what was cached is void
+                self._forget_rules()
             cached = self._steps_cache = (key, [_STEPS[name] for name in self._round_steps()])
         self._steps = cached[1]
         self._legal = None
         self._step = 0
         self._turn = 0
         self._round_started = True
-        self.phase = Phase.STAKE  # provisional; _run sets the real phase
+        self.phase = _STAKE  # provisional; _run sets the real phase
         self._run()
+
+    def _forget_rules(self) -> None:
+        """Empty the caches of what :mod:`legality` answered under the previous rules."""
+        self._moves_cache.clear()
+        self._player_results.clear()
+        self._banker_results.clear()
 
     def legal_actions(self) -> list[LegalAction]:
         """The actions the current seat may take now, each with its range of amounts."""
@@ -434,7 +471,7 @@ class PontoonGame:
                 return False
             player = self.players[self._turn]
             hand = player.hands[player.active]
-            total, soft = values_total(hand.pips, hand.has_ace)
+            total, soft = hand.best_total, hand.soft
             if kind == _TWIST:  # legality.twist_denial
                 return legality.may_draw(total, soft, len(hand.cards), rules)
             # with the engine's shoot_waiting (see _hand_context)
@@ -531,11 +568,19 @@ class PontoonGame:
 
     def hand_result(self, hand: Hand) -> HandResult:
         """Classify a player's hand under these rules."""
-        return legality.player_result(hand.stat(), self.rules)
+        key = (hand.best_total, len(hand.cards), hand.split)
+        result = self._player_results.get(key)
+        if result is None:
+            result = self._player_results[key] = legality.player_result(hand.stat(), self.rules)
+        return result
 
     def banker_result(self, hand: Hand) -> HandResult:
         """Classify a banker's hand (a dealer's split hand never counts as a natural)."""
-        return legality.banker_result(hand.stat(), self.rules)
+        key = (hand.best_total, len(hand.cards), hand.split)
+        result = self._banker_results.get(key)
+        if result is None:
+            result = self._banker_results[key] = legality.banker_result(hand.stat(), self.rules)
+        return result
 
     # ------------------------------------------------------------------ the round's steps
 
@@ -567,11 +612,14 @@ class PontoonGame:
         """Run automatic steps until a decision is needed or the round is over."""
         self._legal = None
         steps = self._steps
-        while self._step < len(steps):
-            if not steps[self._step](self):
+        last = len(steps)
+        index = self._step
+        while index < last:
+            if not steps[index](self):
                 self._to_act = self._seat_to_act()
                 return
-            self._step += 1
+            index += 1
+            self._step = index
             self._turn = 0
         self.phase = _ROUND_OVER
         self._to_act = -1
@@ -619,13 +667,15 @@ class PontoonGame:
 
     def _step_seat_players(self) -> bool:
         self.banker_seat_of_round = self.banker
-        self.players = [
-            PlayerState(seat=seat, sitting_out=self._cap(seat, self.rules.min_stake) < self.rules.min_stake)
-            for seat in self.player_order()
-        ]
-        for player in self._active_players():
-            player.hands.append(Hand(cards=[], public=[]))
-        self.banker_hands = [Hand(cards=[], public=[])]
+        min_stake = self.rules.min_stake
+        players = []
+        for seat in self.player_order():
+            sitting_out = self._cap(seat, min_stake) < min_stake
+            # positional: matching a dataclass's keywords costs more than the rest of the call
+            players.append(PlayerState(seat, [] if sitting_out else [Hand([], [])], 0, sitting_out))
+        self.players = players
+        self._seated = [player for player in players if not player.sitting_out]
+        self.banker_hands = [Hand([], [])]
         self._banker_active = 0
         return True
 
@@ -662,17 +712,19 @@ class PontoonGame:
         return True
 
     def _step_stakes(self) -> bool:
-        while self._turn < len(self.players):
-            player = self.players[self._turn]
-            if player.sitting_out or player.hands[0].initial:
-                self._turn += 1
-                continue
-            if self.rules.fixed_stake:
+        players = self.players
+        seats = len(players)
+        turn = self._turn
+        while turn < seats:
+            player = players[turn]
+            if not player.sitting_out and not player.hands[0].initial:
+                if not self.rules.fixed_stake:
+                    self._turn = turn
+                    self.phase = _STAKE
+                    return False
                 self._set_stake(player.hands[0], self.rules.min_stake)
-                self._turn += 1
-                continue
-            self.phase = Phase.STAKE
-            return False
+            turn += 1
+        self._turn = turn
         return True
 
     @staticmethod
@@ -778,25 +830,28 @@ class PontoonGame:
         return True
 
     def _step_player_turns(self) -> bool:
-        while self._turn < len(self.players):
-            player = self.players[self._turn]
-            if player.sitting_out:
-                self._turn += 1
-                continue
-            while player.active < len(player.hands):
-                hand = player.hands[player.active]
-                if not hand.done and self._hand_finished(hand):
-                    hand.done = True
-                if not hand.done:
-                    self.phase = _PLAYER_TURN
-                    return False
-                player.active += 1
-            self._turn += 1
+        players = self.players
+        seats = len(players)
+        turn = self._turn
+        while turn < seats:
+            player = players[turn]
+            if not player.sitting_out:
+                hands = player.hands  # a split adds hands during the turn: their count is read each time
+                while player.active < len(hands):
+                    hand = hands[player.active]
+                    if not hand.done:
+                        if not self._hand_finished(hand):
+                            self._turn = turn
+                            self.phase = _PLAYER_TURN
+                            return False
+                        hand.done = True
+                    player.active += 1
+            turn += 1
+        self._turn = turn
         return True
 
     def _hand_finished(self, hand: Hand) -> bool:
-        total, soft = values_total(hand.pips, hand.has_ace)
-        return not legality.may_draw(total, soft, len(hand.cards), self.rules)
+        return not legality.may_draw(hand.best_total, hand.soft, len(hand.cards), self.rules)
 
     def _apply_player_turn(self, action: Action) -> None:
         player = self.players[self._turn]
@@ -846,7 +901,7 @@ class PontoonGame:
 
     def _player_draw(self, player: PlayerState, hand: Hand, face_up: bool) -> None:
         self._deal(hand, face_up=face_up)
-        if hand.total() > BLACKJACK:
+        if hand.best_total > BLACKJACK:
             hand.bust = True
             hand.done = True
             if self.rules.reveal_busts:
@@ -881,7 +936,7 @@ class PontoonGame:
         return True
 
     def _banker_finished(self, hand: Hand) -> bool:
-        return legality.banker_stops(hand.total(), len(hand.cards), self.rules)
+        return legality.banker_stops(hand.best_total, len(hand.cards), self.rules)
 
     def _apply_banker_turn(self, action: Action) -> None:
         hand = self.banker_hands[self._banker_active]
@@ -899,6 +954,7 @@ class PontoonGame:
             self._deal(new_hand, face_up=True)
 
     def _step_settle(self) -> bool:
+        rules = self.rules
         banker_results = [self.banker_result(hand) for hand in self.banker_hands]
         for player in self.players:
             for hand in player.hands:
@@ -908,7 +964,7 @@ class PontoonGame:
                 result = self.hand_result(hand)
                 chips = 0
                 for banker_result in banker_results:
-                    multiple = standing_hand_payout(self.rules, result, banker_result)
+                    multiple = standing_hand_payout(rules, result, banker_result)
                     chips += multiple * hand.stake
                     if hand.shoot:
                         if multiple > 0:
@@ -921,13 +977,15 @@ class PontoonGame:
 
     def _step_end_round(self) -> bool:
         rules = self.rules
+        # an unsplit hand's natural was dealt, and _step_naturals saw it; a split hand may make one later
         had_pontoon = self._round_had_natural or any(
-            is_natural(hand.cards) for player in self.players for hand in player.hands
+            hand.split and is_natural(hand.cards) for player in self.players for hand in player.hands
         )
         old_banker = self.banker
         next_banker = self._next_banker()
-        used = [card for hand in self._all_hands() if not hand.returned for card in hand.cards]
-        for hand in self._all_hands():
+        hands = self._all_hands()
+        used = [card for hand in hands if not hand.returned for card in hand.cards]
+        for hand in hands:
             hand.returned = True
         if rules.pack == "carry_over":
             self.pack.to_bottom(used)
@@ -959,6 +1017,8 @@ class PontoonGame:
         """Players who made a (non-split) pontoon that passes the bank, in priority order."""
         if self._banker_natural:
             return []  # D16: the bank does not pass when the banker also had a pontoon
+        if not self._round_had_natural:
+            return []  # an unsplit pontoon is a hand's first two cards: _step_naturals saw none
         return [
             player.seat
             for player in self.players
@@ -1102,8 +1162,13 @@ class PontoonGame:
         if amount <= 0 or payer == payee:
             return
         self.ledger.record(payer, payee, amount, reason, self.banker)
-        self._adjust(payer, -amount)
-        self._adjust(payee, amount)
+        if type(payer) is int and type(payee) is int:  # seat to seat, most movements: _adjust inline
+            balances = self.balances
+            balances[payer] -= amount
+            balances[payee] += amount
+        else:
+            self._adjust(payer, -amount)
+            self._adjust(payee, amount)
 
     def _adjust(self, party: Party, amount: int) -> None:
         if party == KITTY:
@@ -1139,19 +1204,21 @@ class PontoonGame:
         self._fresh -= 1
         hand.add(card, face_up)
         if face_up:
-            self._see(card)
+            self.seen[CARD_RANK[card]] += 1  # as _see (inline: most cards come through here)
 
     def _see(self, card: int) -> None:
+        """Count a card shown face up in the public memory (:attr:`seen`)."""
         self.seen[CARD_RANK[card]] += 1
 
     def _reveal(self, hand: Hand, only_first: bool = False) -> None:
         """Turn a hand's cards face up (``only_first``: the ace of a declared pagat pontoon)."""
+        public, seen = hand.public, self.seen
         for index, card in enumerate(hand.cards):
             if only_first and CARD_RANK[card] != 0:
                 continue
-            if not hand.public[index]:
-                hand.public[index] = True
-                self._see(card)
+            if not public[index]:
+                public[index] = True
+                seen[CARD_RANK[card]] += 1  # as _see (inline: every hand is revealed at settlement)
 
     def _reveal_banker(self) -> None:
         for hand in self.banker_hands:
@@ -1179,7 +1246,8 @@ class PontoonGame:
         self._fresh = len(self.pack)
 
     def _active_players(self) -> list[PlayerState]:
-        return [player for player in self.players if not player.sitting_out]
+        """The players who play this round (who sits out is settled when the players are seated)."""
+        return self._seated
 
     def _all_hands(self) -> list[Hand]:
         return [hand for player in self.players for hand in player.hands] + self.banker_hands

@@ -67,6 +67,17 @@ def values_total(pip_sum: int, has_ace: bool) -> tuple[int, bool]:
     return pip_sum, False
 
 
+MAX_DRAWING_PIPS = 30
+"""The largest pip sum (aces as 1) a hand reaches by drawing: it draws only below 21 or on a soft 21,
+so with at most 20 pips, and a card adds at most 10."""
+TOTALS_BY_PIPS: tuple[tuple[tuple[int, bool], ...], ...] = tuple(
+    tuple(values_total(pip_sum, has_ace) for pip_sum in range(MAX_DRAWING_PIPS + 1))
+    for has_ace in (False, True)
+)
+""":func:`values_total` as a table, ``TOTALS_BY_PIPS[has_ace][pip_sum]`` for pip sums up to
+:data:`MAX_DRAWING_PIPS`: the engine updates a hand's total from it on every card dealt."""
+
+
 def first_card_total(value: int) -> tuple[int, bool]:
     """``(total, soft)`` of a one-card hand of card value ``value`` (1 = ace .. 10)."""
     return values_total(value, value == 1)

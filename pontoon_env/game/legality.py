@@ -44,7 +44,9 @@ _BANKER_SPLIT = LegalAction(ActionKind.BANKER_SPLIT)
 
 
 def player_result(stat: HandStat, rules: Rules) -> HandResult:
-    """The class of a player's hand under ``rules`` (a split ace + ten per ``split_pontoon``)."""
+    """The class of a player's hand under ``rules`` (a split ace + ten per ``split_pontoon``).
+
+    It reads the statistic's total, card count and split flag only (the engine caches classes by them)."""
     return classify_stat(
         stat.total,
         stat.n_cards,
@@ -56,7 +58,8 @@ def player_result(stat: HandStat, rules: Rules) -> HandResult:
 
 def banker_result(stat: HandStat, rules: Rules) -> HandResult:
     """The class of a banker's hand: his five-card trick needs ``dealer_five_card_trick`` (D9), and
-    a dealer's split hand never counts as a natural (E15)."""
+    a dealer's split hand never counts as a natural (E15). Like :func:`player_result`, it reads the
+    statistic's total, card count and split flag only."""
     return classify_stat(
         stat.total,
         stat.n_cards,
