@@ -1787,7 +1787,6 @@ def _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level
     legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[t], amounts)
 
 
-
 STAGE_DONE, STAGE_STEP, STAGE_BEGIN = 0, 1, 2
 """Where :func:`env_step` left a table: done (its observation and mask written, and its final
 observation if its episode ended); waiting after the learner's action for what only Python can
@@ -1893,4 +1892,3 @@ def env_outputs(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level
             continue
         _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
                     kinds, lows, highs, t)
-

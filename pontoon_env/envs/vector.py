@@ -203,8 +203,9 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         info = self._info()
         info["round_result"], info["_round_result"] = round_result, finished
         if ended.any():
-            ended = ended.copy()
-            # Handed over, not copied: the rows of tables that did not end stay zeros.
+            ended = ended.copy()  # self._ended is rewritten next step
+            # Handed over, not copied: the rows of tables that did not end stay zeros. The rows to
+            # clear on reuse are kept apart from info's array, which the caller may change.
             info["final_obs"], info["_final_obs"] = self._final, ended
             self._handed = [*self._handed[-1:], (self._final, ended.copy())]
             self._final = None
@@ -230,7 +231,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         nothing refers to it any more (a loop that keeps each step's ``info`` until the next step
         returns frees the one before), else a new one. A ``final_obs`` a caller keeps is never
         written again; reusing the others matters because a new 6.6 MB buffer (4,096 tables) costs
-        a page fault per page written, about a sixth of a step (measured, ``bench/batched.py``)."""
+        a page fault per page written, about 540 a step (``perf stat -e page-faults``, ``docs/batched.md``)."""
         if self._final is not None:
             return
         for i, (buffer, rows) in enumerate(self._handed):
@@ -257,7 +258,9 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self._outputs(write)
         if now_ended.size:
             self._ended[now_ended] = True
-            self._begin(now_ended, np.zeros(now_ended.size, dtype=np.bool_))  # the action was legal: no fresh table
+            # The action was legal, so no forced fresh table (a session's next episode gets one from
+            # env_begin's own rule, as in the compiled pass).
+            self._begin(now_ended, np.zeros(now_ended.size, dtype=np.bool_))
             write[:] = kn.WRITE_NONE
             write[now_ended] = kn.WRITE_LIVE
             self._outputs(write)
