@@ -120,6 +120,10 @@ def hand_belief(hand: HandView, rules: Rules) -> dict[HandResult, float]:
     return {result: weight / mass for result, weight in outcomes.items()}
 
 
+_TURNS_KEPT = 20_000
+"""Visible tables a banker keeps his computations for before starting afresh (a bound on memory)."""
+
+
 class BankerSmart(BankerThreshold):
     """A banker who draws when the expected chips of drawing beat standing (see module docstring).
 
@@ -147,33 +151,54 @@ class BankerSmart(BankerThreshold):
         self.rules = make_rules(rules) if isinstance(rules, str) else rules
         self.margin = float(margin)
         self.shoot_weight = float(shoot_weight)
-        self._cache_key: object = None
-        self._exposure: list[tuple[int, int, dict[HandResult, float]]] = []
+        # Per visible table (the players have finished, so it is fixed for a whole banker turn): the
+        # exposure, the utility of each final hand and the value of each hand on the way. Keyed by
+        # the visible hands, not just the last ones: a batched evaluation asks one policy object for
+        # thousands of tables in turn.
+        self._turns: dict[object, tuple[list[tuple[int, int, dict[HandResult, float]]],
+                                        dict[HandResult, float], dict[tuple[int, bool, int, bool], float]]] = {}
+        self._payouts: dict[tuple[HandResult, HandResult], float] = {}
+        """Settlement multiples by (player result, banker result): the table is fixed by the rules."""
 
     # -- the belief about the table
 
     def exposure(self, view: SeatView) -> list[tuple[int, int, dict[HandResult, float]]]:
         """``(stake, shoot bet, belief)`` of every player hand still to be settled against him."""
+        return self._turn(view)[0]
+
+    def _turn(self, view: SeatView) -> tuple[list[tuple[int, int, dict[HandResult, float]]],
+                                             dict[HandResult, float], dict[tuple[int, bool, int, bool], float]]:
         key = view.players
-        if key != self._cache_key:
+        turn = self._turns.get(key)
+        if turn is None:
+            if len(self._turns) >= _TURNS_KEPT:
+                self._turns.clear()
             settled_naturals = self.rules.natural_paid_at_deal != 0
-            self._exposure = [
-                (hand.stake, hand.shoot, hand_belief(hand, self.rules))
+            exposure = [
+                (hand.stake, hand.shoot, self.belief(hand))
                 for _, hands in view.players
                 for hand in hands
                 if not hand.bust and hand.cards and not (hand.declared and settled_naturals)
             ]
-            self._cache_key = key
-        return self._exposure
+            turn = self._turns[key] = (exposure, {}, {})
+        return turn
+
+    def belief(self, hand: HandView) -> dict[HandResult, float]:
+        """The distribution of a standing hand's final result (:func:`hand_belief`'s behaviour prior;
+        :class:`agents.banker_belief.BeliefBanker` learns it from play instead)."""
+        return hand_belief(hand, self.rules)
 
     def utility(
         self, exposure: Sequence[tuple[int, int, dict[HandResult, float]]], banker: HandResult
     ) -> float:
         """Expected chips the banker receives when his hand ends as ``banker``."""
         chips = 0.0
+        payouts = self._payouts
         for stake, shoot, belief in exposure:
             for result, probability in belief.items():
-                multiple = standing_hand_payout(self.rules, result, banker)
+                multiple = payouts.get((result, banker))
+                if multiple is None:
+                    multiple = payouts[(result, banker)] = standing_hand_payout(self.rules, result, banker)
                 chips -= probability * multiple * stake
                 if shoot:
                     chips += probability * self.shoot_weight * (-shoot if multiple > 0 else shoot)
@@ -182,9 +207,7 @@ class BankerSmart(BankerThreshold):
     def values(self, view: SeatView, cards: Sequence[int], split: bool = False) -> tuple[float, float]:
         """Expected chips of ``(standing, drawing)`` now with ``cards``, playing on optimally."""
         rules = self.rules
-        exposure = self.exposure(view)
-        utilities: dict[HandResult, float] = {}
-        memo: dict[tuple[int, bool, int], float] = {}
+        exposure, utilities, memo = self._turn(view)  # the last two kept with the exposure
 
         def stand_value(pip: int, has_ace: bool, count: int) -> float:
             result = legality.banker_result(_stat(pip, has_ace, count, split), rules)
@@ -204,7 +227,7 @@ class BankerSmart(BankerThreshold):
         def value(pip: int, has_ace: bool, count: int) -> float:
             # Past five cards only "five or more" matters: for his class (with the trick) and for
             # his stop (at five with the trick; never by count without it).
-            key = (pip, has_ace, min(count, FIVE_CARDS))
+            key = (pip, has_ace, min(count, FIVE_CARDS), split)
             if key not in memo:
                 stand = stand_value(pip, has_ace, count)
                 memo[key] = (

@@ -295,6 +295,14 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
             raise PolicySpecError(str(error)) from error
         if rllib_policy is not None:
             return rllib_policy
+    if entry is None and Path(text).exists():
+        from agents.banker_belief import is_belief_run, load_belief_banker
+
+        if is_belief_run(text):
+            try:
+                return load_belief_banker(text, rules)
+            except ValueError as error:  # unreadable, malformed, or learnt under other rules
+                raise PolicySpecError(str(error)) from error
     if text.lower().endswith(".zip") or (entry is None and Path(text).exists()):
         return _load_checkpoint(text, rules, num_players)
     if entry is None:

@@ -193,10 +193,17 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
 
     rules = resolve_rules(rules)
     started = time.perf_counter()
-    from agents.checkpoint import read_config
+    from agents.banker_belief import is_belief_run, load_belief_banker
+    from agents.checkpoint import read_config, read_run_config
 
-    seats = int(read_config(path)[1]["num_players"])
-    policy, model, config = _load(path, rules, seats)
+    belief = is_belief_run(path)
+    if belief:  # a belief banker (train.py --algo belief): a table, not a network to read decisions off
+        config = read_run_config(path) or {}
+        seats = int(config.get("num_players", 1))
+        policy, model = load_belief_banker(path, rules), None
+    else:
+        seats = int(read_config(path)[1]["num_players"])
+        policy, model, config = _load(path, rules, seats)
     players = [load_policy(player, rules, seats) for _ in range(seats)]
     played = play_match(rules, seats, [policy, *players], rounds, seed)
     out: dict[str, Any] = {"rules": rules.preset, "player": player, "seats": seats, "rounds": rounds, "seed": seed,
@@ -211,6 +218,7 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
     if seats == 1:
         br = out["versus"][names[-1]]["model_minus"]
         out["br_gap"] = {"mean": -br["mean"], "low": -br["high"], "high": -br["low"], "half_width": br["half_width"]}
+    if seats == 1 and not belief:
         exact = exploit.banker_best_response_ev(rules, player.split(":")[0])
         decisions, venv = read_model(model, rules, 1, "banker", {"players": player}, steps=read_steps,
                                      tables=_read_tables(rounds), seed=seed)

@@ -1,6 +1,7 @@
 """The main job's measurements, tables and charts (``scripts/main_job.sh`` calls it after training).
 
-    python -m pontoon_tools.report --player runs/main-player --banker runs/main-banker --out results
+    python -m pontoon_tools.report --player runs/main-player --banker runs/main-banker \
+        --belief-banker runs/main-belief-banker --out results
 
 For the player (one seat against ``banker_threshold``): the model, the solver's optimal policy,
 ``threshold`` and ``random`` on the same deals, the gap to the optimum with its interval
@@ -8,14 +9,15 @@ For the player (one seat against ``banker_threshold``): the model, the solver's 
 play, its strategy chart beside the optimum's, its learning curve and the EV bars. For the banker
 (at its own table size, against ``threshold`` players): the model and every scripted banker on the
 same deals, at one player seat also the exact best response (played, and from the solver), its
-drawing chart and learning curve.
+drawing chart and learning curve. A belief banker (``--belief-banker``, ``train.py --algo belief``) is
+measured the same way, into files named ``belief_banker*``.
 
 It writes, in ``--out``:
 
 * ``summary.json``: every number below (the README's tables are generated from this file by
   ``python -m pontoon_tools.report --markdown results/summary.json``, never typed);
 * ``report.md``: the tables (player, banker, timings) in Markdown;
-* ``player.json``, ``banker.json``: the full protocols;
+* ``player.json``, ``banker.json``, ``belief_banker.json``: the full protocols;
 * ``player_ev_bars.png``, ``player_learning_curve.png``, ``strategy_model.png``, ``strategy_optimal.png``,
   ``banker_ev_bars.png``, ``banker_learning_curve.png``, ``banker_model.png``, ``banker_best_response.png``.
 """
@@ -78,29 +80,33 @@ def player_section(run: Path, out: Path, rules: str = "pagat", rounds: int = 200
 
 
 def banker_section(run: Path, out: Path, rules: str = "pagat", rounds: int = 100_000, seed: int = 1,
-                   player: str = "threshold", charts: bool = True) -> dict[str, Any]:
-    """Measure the banker of ``run`` (see the module docstring) and draw its charts into ``out``."""
+                   player: str = "threshold", charts: bool = True, prefix: str = "banker") -> dict[str, Any]:
+    """Measure the banker of ``run`` (see the module docstring) and draw its charts into ``out``, in
+    files named ``<prefix>.json``, ``<prefix>_ev_bars.png`` ... (a PPO run's ``model.zip``, or a
+    belief banker's run directory)."""
+    from agents.banker_belief import is_belief_run
     from pontoon_tools import plots
     from pontoon_tools.evaluation import load_policy
     from pontoon_tools.protocol import banker_protocol
 
-    row = banker_protocol(run / "model.zip", rules, player, rounds=rounds, seed=seed)
-    write_json(row, out / "banker.json")
+    model = run if is_belief_run(run) else run / "model.zip"
+    row = banker_protocol(model, rules, player, rounds=rounds, seed=seed)
+    write_json(row, out / f"{prefix}.json")
     if charts:
         played = resolve_rules(rules)
         seats = int(row["seats"])
-        plots.plot_ev_bars(_bars_rows("trained banker", row["model_ev"], row["versus"]), out / "banker_ev_bars.png",
-                           title=f"banker EV per round vs {seats} x {player} ({rounds:,} paired rounds)")
-        specs = [("model", str(run / "model.zip"))]
+        plots.plot_ev_bars(_bars_rows("trained banker", row["model_ev"], row["versus"]), out / f"{prefix}_ev_bars.png",
+                           title=f"{prefix.replace('_', ' ')} EV per round vs {seats} x {player} ({rounds:,} paired rounds)")
+        specs = [("model", str(model))]
         if seats == 1:
             specs.append(("best_response", f"banker_best_response:player={player}"))
         for name, spec in specs:
             chart = plots.probe_banker(load_policy(spec, played, seats), played, seats, title=f"banker {name}")
-            plots.plot_banker_chart(chart, out / f"banker_{name}.png")
-            (out / f"banker_{name}.txt").write_text(chart.as_text() + "\n")
+            plots.plot_banker_chart(chart, out / f"{prefix}_{name}.png")
+            (out / f"{prefix}_{name}.txt").write_text(chart.as_text() + "\n")
         history = _history(run)
         if history:
-            plots.plot_learning_curve(history, out / "banker_learning_curve.png", title="banker learning curve")
+            plots.plot_learning_curve(history, out / f"{prefix}_learning_curve.png", title=f"{prefix} learning curve")
     return row
 
 
@@ -127,12 +133,17 @@ def markdown(summary: Mapping[str, Any]) -> str:
                   f"Exact, over an infinite deck: the optimum earns {e['optimal_ev']:+.4f}, the strategy read off the "
                   f"model's play {e['read_ev']:+.4f} (gap {e['read_gap']:+.4f}); the banker's exact best response to "
                   f"it takes {e['banker_br_exploitability']:+.4f} a round more than `banker_threshold`.", ""]
-    b = summary.get("banker")
-    if b:
-        lines += [f"**Banker** ({b['rules']}, against {b['seats']} × `{b['player']}`; {b['rounds']:,} paired rounds, "
-                  f"seed {b['seed']}; the banker's EV per round)", "",
-                  "| banker | EV / round | 95% CI | trained banker − this (same deals) |", "|---|---|---|---|",
-                  f"| trained banker | **{b['model_ev']['mean']:+.3f}** | {_ci(b['model_ev'])} | — |"]
+    for key, title, label in (("banker", "Banker", "trained banker"),
+                              ("belief_banker", "Belief banker", "belief banker")):
+        b = summary.get(key)
+        if not b:
+            continue
+        how = ("`train.py --algo belief`: banker_smart's stopping on beliefs learnt from "
+               f"{b['train']['timesteps']:,} rounds of showdowns; " if key == "belief_banker" else "")
+        lines += [f"**{title}** ({how}{b['rules']}, against {b['seats']} × `{b['player']}`; {b['rounds']:,} paired "
+                  f"rounds, seed {b['seed']}; the banker's EV per round)", "",
+                  f"| banker | EV / round | 95% CI | {label} − this (same deals) |", "|---|---|---|---|",
+                  f"| {label} | **{b['model_ev']['mean']:+.3f}** | {_ci(b['model_ev'])} | — |"]
         for name, v in b["versus"].items():
             d = v["model_minus"]
             lines.append(f"| `{name}` | {v['ev']['mean']:+.3f} | {_ci(v['ev'])} | {d['mean']:+.3f} {_ci(d)} |")
@@ -154,6 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pontoon_tools.report", description=__doc__.split("\n\n")[0])
     parser.add_argument("--player", default=None, help="the player's run directory")
     parser.add_argument("--banker", default=None, help="the banker's run directory")
+    parser.add_argument("--belief-banker", default=None, help="a belief banker's run directory (train.py --algo belief)")
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--rounds", type=int, default=200_000, help="paired rounds of the player (default 200,000)")
     parser.add_argument("--banker-rounds", type=int, default=50_000, help="paired rounds of the banker (default 50,000)")
@@ -175,6 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.banker:
         summary["banker"] = banker_section(Path(args.banker), out, args.rules, args.banker_rounds, args.seed,
                                            charts=not args.no_charts)
+    if args.belief_banker:
+        summary["belief_banker"] = banker_section(Path(args.belief_banker), out, args.rules, args.banker_rounds,
+                                                  args.seed, charts=not args.no_charts, prefix="belief_banker")
     if args.timings and Path(args.timings).is_file():
         summary["timings"] = json.loads(Path(args.timings).read_text())
     write_json(summary, summary_path)

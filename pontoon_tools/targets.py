@@ -7,7 +7,8 @@
 
 Kinds: ``player`` (paired gap to the solver's optimal policy against the preset's fixed banker),
 ``session`` (paired per round against the optimal policy on the same carried-over packs) and
-``banker`` (paired against every scripted banker; at one player seat also the exact best response).
+``banker`` (paired against every scripted banker; at one player seat also the exact best response),
+PPO bankers and belief bankers (``--algo belief``, :mod:`pontoon_tools.belief`) alike.
 The ``pagat`` player and the one-seat banker are the main job's (README, "The main job").
 """
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pontoon_tools.ablation import ROOT, write_docs
+from pontoon_tools.belief import DEFAULT_ROUNDS as BELIEF_ROUNDS
 from pontoon_tools.evaluation import write_json
 
 BEGIN, END = "<!-- targets:begin -->", "<!-- targets:end -->"
@@ -39,6 +41,8 @@ class Target:
     flags: tuple[str, ...] = ()
     opponent: str | None = None
     """The fixed banker (player kinds) or the players' policy (banker kind)."""
+    steps: int | None = None
+    """Its own budget, in place of ``--timesteps`` (a belief banker's steps are rounds)."""
 
 
 TARGETS: tuple[Target, ...] = (
@@ -55,6 +59,11 @@ TARGETS: tuple[Target, ...] = (
            opponent="optimal"),
     Target("pagat-banker-4-vs-optimal", "banker", "pagat", ("--role", "banker", "--seats", "4", "--opponents", "optimal"),
            opponent="optimal"),
+    *(Target(f"pagat-belief-banker-{seats}{suffix}", "banker", "pagat",
+             ("--role", "banker", "--algo", "belief", "--seats", str(seats), *flags), opponent=opponent,
+             steps=BELIEF_ROUNDS)
+      for suffix, flags, opponent in (("", (), "threshold"), ("-vs-optimal", ("--opponents", "optimal"), "optimal"))
+      for seats in (1, 2, 4)),
 )
 
 
@@ -64,6 +73,7 @@ def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path
     from pontoon_tools import protocol
 
     folder = runs / target.name
+    timesteps = target.steps or timesteps
     role_flags = () if "--role" in target.flags else ("--role", "player")
     # The other seats are train.py's defaults (threshold players; banker_threshold, casino_dealer
     # under casino): the opponents the protocol measures against.
@@ -73,7 +83,7 @@ def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path
     started = time.perf_counter()
     subprocess.run(command, check=True, cwd=ROOT)
     wall = time.perf_counter() - started
-    model = folder / "model.zip"
+    model = folder if "belief" in target.flags else folder / "model.zip"
     if target.kind == "player":
         result = protocol.player_protocol(model, target.rules, target.opponent, rounds=rounds, seed=1)
     elif target.kind == "session":
@@ -101,7 +111,8 @@ def table(out: Path) -> str:
         if not path.is_file():
             continue
         r = json.loads(path.read_text())
-        head = f"| `{target.name}` | {r['timesteps']:,} | {r['train_wall_s']:.0f} |"
+        unit = " rounds" if target.steps else ""
+        head = f"| `{target.name}` | {r['timesteps']:,}{unit} | {r['train_wall_s']:.0f} |"
         if target.kind == "player":
             lines.append(f"{head} {r['rounds']:,} | {_ci(r['model_ev'])} | gap optimal − model, vs `{r['banker']}` "
                          f"(optimal EV {r['optimal_ev']['mean']:+.3f}) | {_ci(r['gap'])} |")
@@ -146,7 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if (out / f"{target.name}.json").is_file() and not args.force:
             print(f"[targets] {target.name}: measured already", flush=True)
             continue
-        print(f"[targets] {target.name}: training {args.timesteps:,} steps", flush=True)
+        print(f"[targets] {target.name}: training {target.steps or args.timesteps:,} "
+              f"{'rounds' if target.steps else 'steps'}", flush=True)
         run_target(target, args.timesteps, args.seed, args.rounds, out, Path(args.runs))
     print(table(out))
     return 0

@@ -69,9 +69,10 @@ from pontoon_tools.evaluation import (
     write_json,
     write_rows,
 )
+from pontoon_tools.belief import DEFAULT_ROUNDS as BELIEF_ROUNDS
 from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, setting
 
-ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn")
+ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn", "belief")
 LEAN = ("lean_ppo", "lean_dqn")
 FEATURES = ("keep", "onehot", "seats", "std", "none")
 SEAT_POOL_WIDTH = 64
@@ -112,6 +113,9 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
     "sb3": {"n_envs": 16, "n_steps": 256, "batch_size": 512, "n_epochs": 20, "learning_rate": 3e-4,
             "timesteps": 300_000, "eval_freq": 50_000},
 }
+# The belief banker (pontoon_tools/belief.py) counts showdowns: its steps are rounds, and nothing
+# else here applies to it.
+ALGO_DEFAULTS["belief"] = {**ALGO_DEFAULTS["sb3"], "timesteps": BELIEF_ROUNDS}
 """Defaults that differ by algorithm (``sb3``: maskable_ppo, ppo and dqn), used where a field is ``None``."""
 BOTH_SEATS = 1
 """Players at the table with ``--role both`` (the player and banker models must share a table size; at
@@ -169,12 +173,15 @@ class TrainSettings:
     # -- run
     algo: str = setting("lean_ppo", "learning algorithm: lean_ppo (masked PPO on the native vector env, "
                         "pontoon_tools/ppo.py), lean_dqn (masked double DQN on the same env, pontoon_tools/dqn.py), "
-                        "maskable_ppo (sb3-contrib), ppo and dqn (SB3)",
+                        "maskable_ppo (sb3-contrib), ppo and dqn (SB3); belief (a banker only: banker_smart's "
+                        "optimal stopping on beliefs about the players' hands learnt from showdowns, "
+                        "pontoon_tools/belief.py; its steps are rounds)",
                         group=RUN, choices=ALGOS)
     timesteps: int | None = setting(
         None, "learner decisions to train for, per role and generation; PPO and DQN collect whole rollouts, so a "
         f"run may take a few more (train.py says how many). Default: {ALGO_DEFAULTS['lean_ppo']['timesteps']:,} "
-        f"for lean_ppo, {ALGO_DEFAULTS['sb3']['timesteps']:,} for the SB3 algorithms", group=RUN)
+        f"for lean_ppo, {ALGO_DEFAULTS['sb3']['timesteps']:,} for the SB3 algorithms; for belief, rounds: "
+        f"{BELIEF_ROUNDS:,}", group=RUN)
     seed: int = setting(0, "seed of the model and the environments", group=RUN)
     out: str | None = setting(
         None, "run directory (default runs/<rules>-<role>; with --resume and no --out: the checkpoint's directory)",
@@ -299,7 +306,7 @@ class TrainSettings:
     def for_role(self, role: str) -> TrainSettings:
         """A copy with every role-dependent default (``None`` fields) filled in, see :data:`ROLE_DEFAULTS`."""
         filled = dataclasses.replace(self)
-        algo_defaults = ALGO_DEFAULTS[self.algo if self.algo in LEAN else "sb3"]
+        algo_defaults = ALGO_DEFAULTS[self.algo if self.algo in ALGO_DEFAULTS else "sb3"]
         for name, value in algo_defaults.items():
             if getattr(filled, name) is None:
                 setattr(filled, name, value)
@@ -387,6 +394,11 @@ class TrainSettings:
         check(self.warm_start_epochs >= 0, "warm_start_epochs", "0 or more passes")
         check(0.0 <= self.warm_start_smoothing < 1.0, "warm_start_smoothing", "a value in [0, 1)")
         check(self.threads >= 1, "threads", "at least 1 thread")
+        check(self.algo != "belief" or self.role == "banker", "algo",
+              "belief with --role banker only (it learns a banker's beliefs about the players' hands)")
+        check(self.algo != "belief" or self.episode == "round", "episode",
+              "round with --algo belief (it keeps the bank with the learner every round)")
+        check(self.algo != "belief" or self.resume is None, "resume", "no --resume with --algo belief")
         check(self.role != "both" or self.resume is None, "resume",
               "no --resume with --role both (it continues one role: resume each generation's run directory "
               "with --role player or --role banker)")
@@ -1417,6 +1429,10 @@ def train(settings: TrainSettings) -> dict[str, Any]:
     out = Path(str(settings.out))
     if settings.role == "both":
         return train_both(settings, out)
+    if settings.algo == "belief":
+        from pontoon_tools.belief import train_belief
+
+        return train_belief(settings, out)
     trainer = Trainer(settings, settings.role, out)  # checks everything; creates nothing
     path = trainer.run()
     return {"role": settings.role, "model": str(path), "history": trainer.history,

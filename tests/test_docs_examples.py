@@ -97,21 +97,28 @@ class Runner:
     def main_job(self) -> None:
         env = {**os.environ, "PLAYER_RUN": str(self.folder / "runs" / "main-player"),
                "BANKER_RUN": str(self.folder / "runs" / "main-banker"), "OUT": str(self.folder / "results"),
+               "BELIEF_RUN": str(self.folder / "runs" / "main-belief-banker"), "BELIEF_ROUNDS": "300",
                "ROUNDS": "40", "BANKER_ROUNDS": "40", "PYTHON": sys.executable, "TRAIN_ARGS": " ".join(TINY_TRAIN)}
         result = subprocess.run(["bash", str(ROOT / "scripts" / "main_job.sh")], capture_output=True, text=True,
                                 env=env, timeout=600)
         assert result.returncode == 0, result.stderr[-3000:]
         results = self.folder / "results"
         timings = json.loads((results / "timings.json").read_text())
-        assert set(timings["phases_s"]) == {"train_player", "train_banker", "measure"} and timings["total_s"] > 0
+        assert set(timings["phases_s"]) == {"train_player", "train_banker", "train_belief_banker", "measure"}
+        assert timings["total_s"] > 0
         assert timings["machine"]["usable_cores"] >= 1 and timings["date"][:2] == "20"
         summary = json.loads((results / "summary.json").read_text())
         assert list(summary["player"]["versus"]) == ["threshold", "random", "optimal"]
         assert "banker_best_response:player=threshold" in summary["banker"]["versus"]
+        assert {"banker_smart", "banker_best_response:player=threshold"} <= set(summary["belief_banker"]["versus"])
+        assert summary["belief_banker"]["train"] == {"timesteps": 300, "wall_time_s": summary["belief_banker"]["train"]
+                                                     ["wall_time_s"], "algo": "belief"}
         report = (results / "report.md").read_text()
-        assert "**Player**" in report and "**Banker**" in report and "| total |" in report
+        assert "**Player**" in report and "**Banker**" in report and "**Belief banker**" in report
+        assert "| total |" in report
         for name in ("player_ev_bars.png", "player_learning_curve.png", "strategy_model.png", "strategy_optimal.png",
-                     "banker_ev_bars.png", "banker_model.png", "banker_best_response.png"):
+                     "banker_ev_bars.png", "banker_model.png", "banker_best_response.png",
+                     "belief_banker_ev_bars.png", "belief_banker_model.png", "belief_banker.json"):
             assert (results / name).is_file(), name
 
 
@@ -151,11 +158,12 @@ def test_every_example_of_training_md_runs(runner: Runner) -> None:
             pytest.fail(f"a {language or 'plain'} block in docs/training.md: teach this test to run it")
     assert python_blocks == 1
     ran = "\n".join(runner.ran)
-    assert ran.count("python train.py") == 9 and ran.count("python evaluate.py") == 5 and "main_job.sh" in ran
+    assert ran.count("python train.py") == 10 and ran.count("python evaluate.py") == 6 and "main_job.sh" in ran
     # The examples' runs exist where the docs say.
     for folder in ("pagat-player", "banker", "pagat-both/gen_03/banker", "2011", "vs-smart", "ppo", "dqn", "session"):
         assert (runner.folder / "runs" / folder / "model.zip").is_file(), folder
     assert json.loads((runner.folder / "runs" / "pagat-player" / "config.json").read_text())["timesteps"] >= 256
+    assert (runner.folder / "runs" / "belief" / "belief.json").is_file()
 
 
 def test_every_example_of_agents_md_runs(runner: Runner) -> None:
