@@ -178,7 +178,7 @@ class BeliefTable:
             found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
             raise ValueError(f"belief table {str(path)!r}: expected format {FORMAT!r}, got {found!r}")
         try:
-            saved = make_rules(data["rules"], **data.get("options", {}))
+            saved = make_rules(data["rules"], **{name: _tuple(value) for name, value in data.get("options", {}).items()})
             table = cls(saved, float(data["alpha"]))
             for name, level in zip(LEVELS, table.counts):
                 for key, rows in data["counts"][name]:

@@ -101,6 +101,12 @@ def test_belief_files_round_trip_and_refuse_what_they_cannot_read(tmp_path) -> N
         BeliefTable.load(path, "casino")
     with pytest.raises(ValueError, match="stick_min"):
         BeliefTable.load(path, make_rules("pagat", stick_min=16))
+    optioned = BeliefTable(make_rules("pagat", stick_min=16))
+    optioned.add(hand, TWENTY)
+    optioned_path = optioned.save(tmp_path / "optioned.json")
+    assert BeliefTable.load(optioned_path, make_rules("pagat", stick_min=16)).rules == optioned.rules
+    with pytest.raises(ValueError, match="stick_min=16 not 15"):
+        BeliefTable.load(optioned_path, "pagat")
     path.write_text("{not json")
     with pytest.raises(ValueError, match="belief.json.*unreadable"):
         BeliefTable.load(path)
