@@ -182,13 +182,18 @@ def _action_table(rules: Rules, config: dict[str, Any]) -> Any:
 
 
 BANKER_BASELINES = ("banker_threshold", "casino_dealer", "banker_smart")
+BELIEF_READ_ROUNDS = 20_000
+"""Rounds a belief banker's drawing rule is read from at a one-seat table (it decides per seat view,
+on the reference engine, so its decisions are read there rather than on the vector env)."""
 
 
 def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str = "threshold", *,
                     rounds: int = 100_000, seed: int = 1, baselines: Sequence[str] = BANKER_BASELINES,
-                    read_steps: int = 48, cache: Path | None = CACHE) -> dict[str, Any]:
+                    read_steps: int = 48, cache: Path | None = CACHE, read_rounds: int | None = None) -> dict[str, Any]:
     """The banker protocol (module docstring) for the checkpoint at ``path`` (its own table size),
-    every player seat driven by ``player``."""
+    every player seat driven by ``player``. A belief banker's drawing rule is read at one seat from
+    ``read_rounds`` rounds (default ``min(rounds, BELIEF_READ_ROUNDS)``): a key no round reached is
+    read as the fixed rule's, so too few rounds understate it against a player of many hands."""
     from pontoon_tools import exploit
 
     rules = resolve_rules(rules)
@@ -218,11 +223,19 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
     if seats == 1:
         br = out["versus"][names[-1]]["model_minus"]
         out["br_gap"] = {"mean": -br["mean"], "low": -br["high"], "high": -br["low"], "half_width": br["half_width"]}
-    if seats == 1 and not belief:
+    if seats == 1:
         exact = exploit.banker_best_response_ev(rules, player.split(":")[0])
-        decisions, venv = read_model(model, rules, 1, "banker", {"players": player}, steps=read_steps,
-                                     tables=_read_tables(rounds), seed=seed)
-        encoder = venv.single.encoder if hasattr(venv, "single") else venv.envs[0].unwrapped.encoder
+        if belief:  # a SeatView policy: its decisions are read on the reference engine, encoded as the envs do
+            from agents.checkpoint import table_rules
+            from pontoon_env.encoding import ObservationEncoder
+
+            decisions = exploit.reference_decisions(rules, [policy, load_policy(player, rules, 1)], seat=0,
+                                                    rounds=read_rounds or min(rounds, BELIEF_READ_ROUNDS), seed=seed)
+            encoder = ObservationEncoder(table_rules(rules, 1), 2)
+        else:
+            decisions, venv = read_model(model, rules, 1, "banker", {"players": player}, steps=read_steps,
+                                         tables=_read_tables(rounds), seed=seed)
+            encoder = venv.single.encoder if hasattr(venv, "single") else venv.envs[0].unwrapped.encoder
         table = exploit.read_banker(decisions, encoder, _action_table(rules, config), rules)
         result = exploit.banker_exploitability(rules, table, player.split(":")[0])
         out["exact"] = {**exact, "read_decisions": table.decisions, "read_agreement": table.agreement,
@@ -332,6 +345,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="write the protocol as JSON here")
     parser.add_argument("--session-rounds", type=int, default=20, help="session: rounds per session (default 20)")
+    parser.add_argument("--read-rounds", type=int, default=None,
+                        help=f"banker: rounds a belief banker's drawing rule is read from at one seat "
+                             f"(default the smaller of --rounds and {BELIEF_READ_ROUNDS:,})")
     parser.add_argument("--sessions-per-table", type=int, default=4,
                         help="session: sessions at each of the 4,096 tables (default 4)")
     args = parser.parse_args(argv)
@@ -340,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = _format_player(row)
     elif args.role == "banker":
         row = banker_protocol(args.model, args.rules, args.opponent or "threshold", rounds=args.rounds or 100_000,
-                              seed=args.seed)
+                              seed=args.seed, read_rounds=args.read_rounds)
         text = _format_banker(row)
     else:
         row = session_protocol(args.model, args.rules, args.opponent or "banker_threshold", seed=args.seed,

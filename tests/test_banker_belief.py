@@ -147,6 +147,10 @@ def test_train_py_learns_a_belief_banker_that_evaluate_and_the_protocol_load(tmp
     measured = banker_protocol(out, "pagat", "threshold", rounds=300, seed=1, cache=None)
     assert measured["seats"] == 1 and measured["train"]["algo"] == "belief"
     assert {"banker_threshold", "banker_smart"} <= set(measured["versus"]) and "br_gap" in measured
+    # its drawing rule read back on the reference engine and measured exactly against the best response
+    exact = measured["exact"]
+    assert exact["read_decisions"] > 100 and 0.5 < exact["read_agreement"] <= 1.0
+    assert exact["read_br_gap"] >= -1e-9  # nothing beats the exact best response over an infinite deck
     # the same seed learns the same table
     again = train(dataclasses.replace(settings, out=str(tmp_path / "again"), eval_rounds=0))
     assert again["hands"] == summary["hands"]
