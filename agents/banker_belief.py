@@ -28,14 +28,13 @@ it and refuses a corrupt or foreign file with a message naming the path and what
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agents.banker_smart import BankerSmart
-from pontoon_env.game import legality
+from agents.banker_smart import BankerSmart, visible_result
 from pontoon_env.game.cards import CARD_VALUE
-from pontoon_env.game.hands import HandClass, HandResult, HandStat, values_total
+from pontoon_env.game.hands import HandClass, HandResult
 from pontoon_env.game.observation import HIDDEN, HandView
 from pontoon_env.game.rules import Rules, make_rules
 
@@ -102,18 +101,6 @@ class BeliefTable:
         self.hands += 1
         self._memo.clear()
 
-    def merge(self, other: BeliefTable) -> None:
-        """Add ``other``'s counts (same rules) to this table's."""
-        if other.rules != self.rules:
-            raise ValueError("other: expected a belief table of the same rules")
-        for mine, theirs in zip(self.counts, other.counts):
-            for key, seen in theirs.items():
-                row = mine.setdefault(key, {})
-                for result, count in seen.items():
-                    row[result] = row.get(result, 0) + count
-        self.hands += other.hands
-        self._memo.clear()
-
     # -- the belief
 
     def belief(self, hand: HandView) -> dict[HandResult, float]:
@@ -137,7 +124,7 @@ class BeliefTable:
                 smoothed[result] = smoothed.get(result, 0.0) + count / (total + self.alpha)
             estimate = smoothed
         if not estimate:
-            estimate = {_visible_result(hand, self.rules): 1.0}
+            estimate = {visible_result(hand, self.rules): 1.0}
         self._memo[keys[2]] = estimate
         return estimate
 
@@ -235,13 +222,6 @@ def load_belief_banker(path: str | Path, rules: Rules | str | None = None) -> Be
 # ---------------------------------------------------------------------------------------- helpers
 
 
-def _visible_result(hand: HandView, rules: Rules) -> HandResult:
-    known = hand.known_cards
-    pip = sum(CARD_VALUE[card] for card in known)
-    total, soft = values_total(pip, any(CARD_VALUE[card] == 1 for card in known))
-    return legality.player_result(HandStat(total, soft, len(hand.cards), hand.split), rules)
-
-
 def _options(rules: Rules) -> dict[str, Any]:
     """The rule options a belief depends on, as JSON values (every field that differs from the preset)."""
     from dataclasses import fields
@@ -274,11 +254,3 @@ def _looks_like_belief(path: Path) -> bool:
             return FORMAT in handle.read(200)
     except OSError:
         return False
-
-
-def iter_standing(hands: Iterable[HandView], rules: Rules) -> Iterable[tuple[int, HandView]]:
-    """``(index, hand)`` of the hands a banker plays against at his turn (as ``banker_smart``)."""
-    settled = rules.natural_paid_at_deal != 0
-    for index, hand in enumerate(hands):
-        if not hand.bust and hand.cards and not (hand.declared and settled):
-            yield index, hand

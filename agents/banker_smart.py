@@ -33,7 +33,7 @@ ace with ``double_on_ace``, the minimum kitty, keeping the bank) is as :class:`B
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -111,13 +111,26 @@ def hand_belief(hand: HandView, rules: Rules) -> dict[HandResult, float]:
         result = legality.player_result(_stat(pip, has_ace, count, hand.split), rules)
         outcomes[result] = outcomes.get(result, 0.0) + weight
     mass = sum(outcomes.values())
-    if mass <= 0.0:
-        # Nothing fits the model (an unusual line of play): fall back to the visible cards alone.
-        known = hand.known_cards
-        pip = sum(CARD_VALUE[card] for card in known)
-        has_ace = any(CARD_VALUE[card] == 1 for card in known)
-        return {legality.player_result(_stat(pip, has_ace, count, hand.split), rules): 1.0}
+    if mass <= 0.0:  # nothing fits the model (an unusual line of play)
+        return {visible_result(hand, rules): 1.0}
     return {result: weight / mass for result, weight in outcomes.items()}
+
+
+def visible_result(hand: HandView, rules: Rules) -> HandResult:
+    """What a hand's visible cards alone make (the fallback of a belief that has nothing to go on)."""
+    known = hand.known_cards
+    pip = sum(CARD_VALUE[card] for card in known)
+    has_ace = any(CARD_VALUE[card] == 1 for card in known)
+    return legality.player_result(_stat(pip, has_ace, len(hand.cards), hand.split), rules)
+
+
+def standing_hands(hands: Iterable[HandView], rules: Rules) -> Iterator[tuple[int, HandView]]:
+    """``(index, hand)`` of the hands a banker still plays against at his turn: not bust, dealt, and
+    not a declared natural already paid at the deal."""
+    settled_naturals = rules.natural_paid_at_deal != 0
+    for index, hand in enumerate(hands):
+        if not hand.bust and hand.cards and not (hand.declared and settled_naturals):
+            yield index, hand
 
 
 _TURNS_KEPT = 20_000
@@ -173,12 +186,10 @@ class BankerSmart(BankerThreshold):
         if turn is None:
             if len(self._turns) >= _TURNS_KEPT:
                 self._turns.clear()
-            settled_naturals = self.rules.natural_paid_at_deal != 0
             exposure = [
                 (hand.stake, hand.shoot, self.belief(hand))
                 for _, hands in view.players
-                for hand in hands
-                if not hand.bust and hand.cards and not (hand.declared and settled_naturals)
+                for _, hand in standing_hands(hands, self.rules)
             ]
             turn = self._turns[key] = (exposure, {}, {})
         return turn

@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.banker_belief import BELIEF_FILE, BeliefBanker, BeliefTable, iter_standing
+from agents.banker_belief import BELIEF_FILE, BeliefBanker, BeliefTable
+from agents.banker_smart import standing_hands
 from agents.checkpoint import table_rules
 from agents.scripted import BankerThreshold, Decision
 from pontoon_env.game import legality
@@ -64,7 +65,7 @@ class ShowdownRecorder(BankerThreshold):
             truth = {player.seat: player.hands for player in self.game.players}
             rules = self.table.rules
             for seat, hands in view.players:
-                for index, hand in iter_standing(hands, rules):
+                for index, hand in standing_hands(hands, rules):
                     self.table.add(hand, legality.player_result(truth[seat][index].stat(), rules))
         return super().on_banker_turn(view, legal, rng)
 

@@ -223,7 +223,6 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
     if seats == 1:
         br = out["versus"][names[-1]]["model_minus"]
         out["br_gap"] = {"mean": -br["mean"], "low": -br["high"], "high": -br["low"], "half_width": br["half_width"]}
-    if seats == 1:
         exact = exploit.banker_best_response_ev(rules, player.split(":")[0])
         if belief:  # a SeatView policy: its decisions are read on the reference engine, encoded as the envs do
             from agents.checkpoint import table_rules

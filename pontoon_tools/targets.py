@@ -70,6 +70,7 @@ TARGETS: tuple[Target, ...] = (
 def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path, runs: Path,
                python: str = sys.executable) -> dict[str, Any]:
     """Train ``target`` with ``train.py``, measure it, write ``<out>/<name>.json``."""
+    from agents.banker_belief import is_belief_run
     from pontoon_tools import protocol
 
     folder = runs / target.name
@@ -83,7 +84,7 @@ def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path
     started = time.perf_counter()
     subprocess.run(command, check=True, cwd=ROOT)
     wall = time.perf_counter() - started
-    model = folder if "belief" in target.flags else folder / "model.zip"
+    model = folder if is_belief_run(folder) else folder / "model.zip"
     if target.kind == "player":
         result = protocol.player_protocol(model, target.rules, target.opponent, rounds=rounds, seed=1)
     elif target.kind == "session":

@@ -70,6 +70,7 @@ from pontoon_tools.evaluation import (
     write_rows,
 )
 from pontoon_tools.belief import DEFAULT_ROUNDS as BELIEF_ROUNDS
+from pontoon_tools.belief import train_belief
 from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, setting
 
 ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn", "belief")
@@ -113,10 +114,10 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
     "sb3": {"n_envs": 16, "n_steps": 256, "batch_size": 512, "n_epochs": 20, "learning_rate": 3e-4,
             "timesteps": 300_000, "eval_freq": 50_000},
 }
+"""Defaults that differ by algorithm (``sb3``: maskable_ppo, ppo and dqn), used where a field is ``None``."""
 # The belief banker (pontoon_tools/belief.py) counts showdowns: its steps are rounds, and nothing
 # else here applies to it.
 ALGO_DEFAULTS["belief"] = {**ALGO_DEFAULTS["sb3"], "timesteps": BELIEF_ROUNDS}
-"""Defaults that differ by algorithm (``sb3``: maskable_ppo, ppo and dqn), used where a field is ``None``."""
 BOTH_SEATS = 1
 """Players at the table with ``--role both`` (the player and banker models must share a table size; at
 one player seat each side's exploitability is exact, :func:`both_report`)."""
@@ -1430,8 +1431,6 @@ def train(settings: TrainSettings) -> dict[str, Any]:
     if settings.role == "both":
         return train_both(settings, out)
     if settings.algo == "belief":
-        from pontoon_tools.belief import train_belief
-
         return train_belief(settings, out)
     trainer = Trainer(settings, settings.role, out)  # checks everything; creates nothing
     path = trainer.run()
