@@ -427,7 +427,7 @@ counts face-down cards. What a hand's cards say in an observation (rank counts, 
 card count, total, softness) depends on that multiset only, not on the cards' order or suits."""
 
 _CACHE_BOUND = 50_000
-"""Entries an encoder's memo of the other seats' hands may hold before it is cleared."""
+"""Entries each of an encoder's memos of encoded pieces may hold before it is cleared."""
 
 _STRUCTS: dict[int, struct.Struct] = {}
 _FLOAT32 = np.dtype(np.float32)
@@ -642,6 +642,10 @@ class ObservationEncoder:
         counts = range(4 * rules.decks + 1)
         self._seen_count_bytes = tuple(struct.pack("=f", count * self._scale_seen) for count in counts)
         self._quarter_bytes = tuple(struct.pack("=f", count * 0.25) for count in counts)
+        # The seen ranks' and the others' summed ranks' bytes by their counts: they change a few
+        # times a round, and a look-up costs a tenth of joining 13 pieces.
+        self._seen_bytes: dict[tuple[int, ...], bytes] = {}
+        self._ranks_bytes: dict[tuple[int, ...], bytes] = {}
         self._no_ranks = bytes(4 * RANKS)
         # An own hand's ``present`` and ``active`` flags and what its cards say, as bytes, by the
         # multiset of ranks and hidden cards (:data:`_MULTISET_WEIGHT`: all that piece depends on),
@@ -752,10 +756,10 @@ class ObservationEncoder:
             values[int(view.phase)] = 1.0
             values += [float(view.is_banker), float(view.to_act), float(view.stakes_doubled)]
             flags = self._flag_bytes[flags_key] = _float32_bytes(values)
-        try:  # each count's bytes from a table: no per-call arithmetic, no cache keyed by 13 counts
-            seen_bytes = b"".join(map(self._seen_count_bytes.__getitem__, view.seen_ranks))
-        except IndexError:  # more of a rank than the pack holds: not from the engine, but encode it
-            seen_bytes = _float32_bytes([count * self._scale_seen for count in view.seen_ranks])
+        seen_ranks = view.seen_ranks
+        seen_bytes = self._seen_bytes.get(seen_ranks)
+        if seen_bytes is None:
+            seen_bytes = self._seen_piece(seen_ranks)
         chips = self._scale_chips
         balances = view.balances
         x = balances[view.seat] / self._balance_unit
@@ -830,16 +834,39 @@ class ObservationEncoder:
                         counts[rank] += 1
             parts.append(other_pad[len(hands)])
         if counts is not None:
-            try:
-                parts[ranks_at] = b"".join(map(self._quarter_bytes.__getitem__, counts))
-            except IndexError:  # as above: more of a rank than the pack holds
-                parts[ranks_at] = self._ranks_struct.pack(*[count * 0.25 for count in counts])
+            ranks_key = tuple(counts)
+            ranks_bytes = self._ranks_bytes.get(ranks_key)
+            if ranks_bytes is None:
+                ranks_bytes = self._ranks_piece(ranks_key)
+            parts[ranks_at] = ranks_bytes
         # chips beyond the caps; every value is >= its low by construction (a new, owned array)
         return np.minimum(np.frombuffer(b"".join(parts), dtype=_FLOAT32), self.high)
 
+    def _seen_piece(self, seen_ranks: tuple[int, ...]) -> bytes:
+        """The seen ranks' bytes, kept in their memo (bounded like the others)."""
+        if len(self._seen_bytes) > _CACHE_BOUND:
+            self._seen_bytes.clear()
+        try:  # each count's bytes from a table: no per-count arithmetic
+            piece = b"".join(map(self._seen_count_bytes.__getitem__, seen_ranks))
+        except IndexError:  # more of a rank than the pack holds: not from the engine, but encode it
+            piece = _float32_bytes([count * self._scale_seen for count in seen_ranks])
+        self._seen_bytes[seen_ranks] = piece
+        return piece
+
+    def _ranks_piece(self, counts: tuple[int, ...]) -> bytes:
+        """The other players' summed visible ranks as bytes, kept in their memo."""
+        if len(self._ranks_bytes) > _CACHE_BOUND:
+            self._ranks_bytes.clear()
+        try:
+            piece = b"".join(map(self._quarter_bytes.__getitem__, counts))
+        except IndexError:  # as for the seen ranks: more of a rank than the pack holds
+            piece = self._ranks_struct.pack(*[count * 0.25 for count in counts])
+        self._ranks_bytes[counts] = piece
+        return piece
+
     def _card_piece(self, cache: dict[int, bytes], key: int, cards: tuple[int, ...], head: tuple[float, ...]) -> bytes:
         """``head`` and :meth:`_card_values` of ``cards`` as bytes, kept in ``cache`` under ``key``."""
-        if len(cache) > 50_000:  # a few thousand rank multisets occur; a bound all the same
+        if len(cache) > _CACHE_BOUND:  # a few thousand rank multisets occur; a bound all the same
             cache.clear()
         piece = cache[key] = _float32_bytes([*head, *self._card_values(cards)])
         return piece

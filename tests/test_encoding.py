@@ -8,6 +8,7 @@ import pytest
 from pontoon_env import PRESETS, Action, ActionKind, IllegalActionError, Phase, PontoonGame, make_rules
 from pontoon_env.game.cards import CARD_RANK, parse_card
 from pontoon_env.encoding import ActionTable, ObservationEncoder
+import pontoon_env.encoding as encoding_module
 from pontoon_env.game.observation import observe
 
 PAGAT_NAMES = [
@@ -391,3 +392,11 @@ def test_a_bought_card_stays_hidden_while_the_stake_shows():
     hand = dict(view.players)[1][0]
     assert hand.cards.count(-1) == 3 and hand.stake == 5
     assert parse_card("2H") in game.players[0].hands[0].cards
+
+
+def test_memos_cleared_at_their_bound_still_encode_like_the_reference(monkeypatch):
+    # Every memo of encoded pieces (other hands, seen and summed ranks, own and banker cards) is
+    # cleared once past the bound; with a bound of 1 that happens on nearly every call.
+    monkeypatch.setattr(encoding_module, "_CACHE_BOUND", 1)
+    for encoder, view in random_play_views("pagat", 3, rounds=10, seed=7):
+        assert encoder.encode(view).tobytes() == reference_encode(encoder, view).tobytes()
