@@ -21,13 +21,17 @@ Rewards and advantages (what the ablation in docs/training.md varies):
   return (as ``VecNormalize(norm_reward=True)`` does); ``"none"`` trains on chips.
 * ``stake_advantage=True`` multiplies the advantage of every decision taken *after* the initial
   stake by ``max_stake / initial stake`` (read from the observation): a hand staked at 1 chip then
-  teaches the play of the hand as much as one staked at 10. The play of a hand is stake-invariant
-  in these rules (buys are priced in units of the initial stake), so this is a positive per-state
-  reweighting of the policy gradient, which leaves the optimum where it is; without it the play is
-  learnt mostly from the rare high-stake rounds while the policy still stakes low.
+  teaches the play of the hand as much as one staked at 10. Under ``pagat``'s buy limits the play of a hand
+  is stake-invariant (buys are priced in units of the initial stake), so this is a positive
+  per-state reweighting of the policy gradient, which leaves the optimum where it is; without it
+  the play is learnt mostly from the rare high-stake rounds while the policy still stakes low.
+  Under ``buy_limits="initial"`` (``pontoon_1939``, ``pontoon_2011``: a buy costs 1 chip up to the
+  initial stake) it is not: a hand staked at 10 may buy a card for a tenth of its stake, one staked
+  at 1 only for all of it, so the best play and its value per chip differ with the stake.
 * ``stake_expected=True`` takes the policy gradient of a staking decision over *every* stake
   level at once instead of through the one sampled: a round's result is its per-chip result times
-  the stake (the play being stake-invariant), so one round's return divided by the stake it was
+  the stake (the play being stake-invariant; only approximately under ``buy_limits="initial"``,
+  where a chip of a high stake earns more, docs/training.md), so one round's return divided by the stake it was
   played at is a sample of what each chip of any stake would have earned, ``u``, and the stake
   decision's loss is ``-E_pi[stake] * u`` (scaled like the other advantages). Through the sampled
   level alone, a policy that has settled on the minimum stake rarely sees the maximum and keeps
