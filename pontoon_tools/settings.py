@@ -14,7 +14,8 @@ step, and ``--help`` documents every field. A field is declared with :func:`sett
 How a field becomes a flag (``--`` + the field name with ``-`` for ``_`` unless ``flag`` says otherwise):
 
 * ``bool``: a switch. A field that defaults to ``True`` is turned off by ``--no-<name>``, one that
-  defaults to ``False`` is turned on by ``--<name>``.
+  defaults to ``False`` is turned on by ``--<name>``; a ``bool | None`` field that defaults to
+  ``None`` (decided later, e.g. by the rules) takes both, ``--<name>`` and ``--no-<name>``.
 * ``int``, ``float``, ``str`` (or ``X | None``): one value, converted by the type (or by ``parse``).
 * ``list[...]``: one or more values after the flag (``nargs="+"``), unless ``parse`` turns one
   string into the list (``--net-arch 64,64``).
@@ -182,7 +183,10 @@ def build_parser(cls: type, prog: str, description: str = "", epilog: str = "") 
         if meta["choices"] is not None:
             kwargs["choices"] = meta["choices"]
         name = _flag_of(field, meta, hint)
-        if base is bool:
+        if base is bool and default is None:  # undecided until the caller decides: both switches
+            kwargs["action"] = argparse.BooleanOptionalAction
+            kwargs["default"] = None
+        elif base is bool:
             kwargs["action"] = "store_false" if default is True else "store_true"
             kwargs["default"] = bool(default)
         elif meta["repeat"]:

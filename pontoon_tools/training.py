@@ -118,6 +118,19 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
 # The belief banker (pontoon_tools/belief.py) counts showdowns: its steps are rounds, and nothing
 # else here applies to it.
 ALGO_DEFAULTS["belief"] = {**ALGO_DEFAULTS["sb3"], "timesteps": BELIEF_ROUNDS}
+PRICING_DEFAULTS: dict[str, dict[str, bool]] = {
+    # pagat's buys cost from the initial stake up (D5): a buy and a twist draw the same card at
+    # prices a stake apart, so the price is learnt from the hand's return per chip (draw pricing),
+    # and the stake through the sampled level (the per-chip stake signal measured worse here).
+    "pagat": {"stake_expected": False, "draw_expected": True},
+    # A buy from one chip (pontoon_1939, pontoon_2011): what sets a buy apart from a twist is that it
+    # keeps the next buy open, which draw pricing does not see; without it, and with the stake's
+    # gradient over every level, 1939 went from 0.092 to 0.018 below the optimum (docs/training.md).
+    "initial": {"stake_expected": True, "draw_expected": False},
+    # No buying (casino, shoot, the 1800s): the defaults of before, with nothing to price.
+    "none": {"stake_expected": False, "draw_expected": True},
+}
+"""A player's per-chip signals by the rules' ``buy_limits``, used where the field is ``None``."""
 BOTH_SEATS = 1
 """Players at the table with ``--role both`` (the player and banker models must share a table size; at
 one player seat each side's exploitability is exact, :func:`both_report`)."""
@@ -240,15 +253,19 @@ class TrainSettings:
         "much as a 10-chip one; the ablation's best single change, docs/training.md; no effect for a banker or "
         "the SB3 algorithms)",
         group=HYPER)
-    stake_expected: bool = setting(
-        False, "lean_ppo, player: take the stake decision's policy gradient over every stake level at once "
+    stake_expected: bool | None = setting(
+        None, "lean_ppo, player: take the stake decision's policy gradient over every stake level at once "
         "(the expected stake times the round's return per chip staked) instead of through the sampled level "
-        "(docs/training.md, \"Longer runs\")", group=HYPER)
-    draw_expected: bool = setting(
-        True, "lean_ppo, player: do not learn the price of a card (twist or buy, given that the hand draws) from "
-        "the hand's return per chip (default: each drawing decision moves every price's logit by the return per "
-        "chip times the price less the policy's mean price, not scaled by its probability, so a buy the policy has "
-        "all but given up comes back where it pays; pontoon_tools/ppo.py, docs/training.md)", group=HYPER)
+        "(default: on where a buy costs from one chip, buy_limits=initial as in pontoon_1939 and pontoon_2011, "
+        "off under pagat's buy limits; docs/training.md, \"Longer runs\" and the targets)", group=HYPER,
+        default_text="")
+    draw_expected: bool | None = setting(
+        None, "lean_ppo, player: learn the price of a card (twist or buy, given that the hand draws) from "
+        "the hand's return per chip: each drawing decision moves every price's logit by the return per chip "
+        "times the price less the policy's mean price, not scaled by its probability, so a buy the policy has "
+        "all but given up comes back where it pays (default: on under pagat's buy limits, off where a buy costs "
+        "from one chip, buy_limits=initial; pontoon_tools/ppo.py, docs/training.md)", group=HYPER,
+        default_text="")
     round_credit: bool = setting(
         True, "lean_ppo, session episodes: let a decision's advantage and its per-chip signals run on to the end "
         "of the session (default: each round is credited as if it were an episode, nothing of the later rounds "
@@ -322,6 +339,11 @@ class TrainSettings:
             filled.warm_start = None
         if filled.seats is None:
             filled.seats = BOTH_SEATS if self.role == "both" else defaults["seats"]
+        if filled.stake_expected is None or filled.draw_expected is None:
+            pricing = PRICING_DEFAULTS[build_rules(self.rules, self.options).buy_limits]
+            for name, value in pricing.items():
+                if getattr(filled, name) is None:
+                    setattr(filled, name, value)
         if filled.features is None and role != "both":  # "both": each side's trainer fills its own
             # The hand being played one-hot lets the network tell a hard 11 (buy) from a hard 12
             # (never buy), which a scaled total makes one fine cut; only the columns that move keep

@@ -155,6 +155,21 @@ def test_a_malformed_value_names_the_flag_and_the_value(argv: list[str], message
     assert message in capsys.readouterr().err
 
 
+def test_an_undecided_switch_takes_both_flags_and_stays_none_without_them() -> None:
+    @dataclasses.dataclass
+    class Switches:
+        pricing: bool | None = setting(None, "price a card (default: by the rules)")
+        quiet: bool = setting(False, "say less")
+
+    parser = build_parser(Switches, "switches")
+    assert flag(Switches, "pricing") == "--pricing" and flag(Switches, "quiet") == "--quiet"
+    assert from_args(Switches, parser.parse_args([])).pricing is None
+    assert from_args(Switches, parser.parse_args(["--pricing"])).pricing is True
+    assert from_args(Switches, parser.parse_args(["--no-pricing"])).pricing is False
+    with pytest.raises(SystemExit):  # a plain switch has no --no- twin
+        parser.parse_args(["--no-quiet"])
+
+
 def test_parse_option_types() -> None:
     assert parse_option("stick_min=16") == ("stick_min", 16)
     assert parse_option("split_aces_only=true") == ("split_aces_only", True)

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -104,6 +105,24 @@ def test_algorithm_defaults_fill_only_what_was_not_given() -> None:
     assert {name: getattr(sb3, name) for name in ALGO_DEFAULTS["sb3"]} == ALGO_DEFAULTS["sb3"]
     given = TrainSettings(algo="ppo", n_envs=3, learning_rate=1e-2).for_role("player")
     assert (given.n_envs, given.learning_rate, given.n_steps) == (3, 1e-2, ALGO_DEFAULTS["sb3"]["n_steps"])
+
+
+def test_the_per_chip_signals_follow_the_rules_buy_limits_unless_given() -> None:
+    def signals(**kwargs: Any) -> tuple[bool | None, bool | None]:
+        filled = TrainSettings(**kwargs).for_role("player")
+        return filled.stake_expected, filled.draw_expected
+
+    assert signals() == (False, True)  # pagat: a buy costs from the initial stake up
+    assert signals(rules="pontoon_1939") == (True, False)  # a buy from one chip
+    assert signals(rules="pontoon_2011") == (True, False)
+    # keyed on the rule, not on the preset's name
+    assert signals(options={"buy_limits": "initial"}) == (True, False)
+    assert signals(rules="pontoon_1939", options={"buy_limits": "pagat"}) == (False, True)
+    assert signals(rules="casino") == (False, True)  # no buying: the defaults of before
+    # what a user gives wins, each signal on its own
+    assert signals(rules="pontoon_1939", draw_expected=True) == (True, True)
+    assert signals(stake_expected=True) == (True, True)
+    assert signals(rules="pontoon_2011", stake_expected=False, draw_expected=False) == (False, False)
 
 
 def test_imitation_learns_the_teacher() -> None:
