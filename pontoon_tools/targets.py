@@ -53,8 +53,8 @@ class Target:
 TARGETS: tuple[Target, ...] = (
     Target("casino-player", "player", "casino", opponent="casino_dealer"),
     # pontoon_1939 at its own budget: 20,000,000 steps take it within 0.03 of the optimum on both
-    # seeds tried (10,000,000: 0.030; docs/training.md). Its per-chip signals are those of a buy
-    # from one chip (training.PRICING_DEFAULTS); the rows after it are the signals of pagat's buys.
+    # seeds tried (10,000,000: 0.030; docs/training.md). The -draw-pricing rows keep the per-chip
+    # signals that were the defaults before 2026-12-04 (training.PRICING_DEFAULTS).
     Target("pontoon_1939-player", "player", "pontoon_1939", opponent="banker_threshold", steps=20_000_000),
     Target("pontoon_1939-player-draw-pricing", "player", "pontoon_1939", ("--no-stake-expected", "--draw-expected"),
            opponent="banker_threshold"),

@@ -119,15 +119,14 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
 # else here applies to it.
 ALGO_DEFAULTS["belief"] = {**ALGO_DEFAULTS["sb3"], "timesteps": BELIEF_ROUNDS}
 PRICING_DEFAULTS: dict[str, dict[str, bool]] = {
-    # pagat's buys cost from the initial stake up (D5): a buy and a twist draw the same card at
-    # prices a stake apart, so the price is learnt from the hand's return per chip (draw pricing),
-    # and the stake through the sampled level (the per-chip stake signal measured worse here).
-    "pagat": {"stake_expected": False, "draw_expected": True},
-    # A buy from one chip (pontoon_1939, pontoon_2011): what sets a buy apart from a twist is that it
-    # keeps the next buy open, which draw pricing does not see; without it, and with the stake's
-    # gradient over every level, 1939 went from 0.092 to 0.018 below the optimum (docs/training.md).
+    # Wherever a player buys, the stake is learnt over every level and the price of a card is left
+    # to the PPO term: a buy and a twist draw the same card, but a buy keeps the next buy open (and
+    # the card face down), which draw pricing, reading only the chips, does not see. Measured on
+    # 2026-12-04 (docs/training.md): pagat 0.042 -> 0.027, 0.022, 0.021 on three seeds; pontoon_1939
+    # 0.092 -> 0.018 and 0.001; pontoon_2011 the same either way (0.024, 0.026).
+    "pagat": {"stake_expected": True, "draw_expected": False},
     "initial": {"stake_expected": True, "draw_expected": False},
-    # No buying (casino, shoot, the 1800s): the defaults of before, with nothing to price.
+    # No buying (casino, shoot, the 1800s): the settings of before, with no price to learn.
     "none": {"stake_expected": False, "draw_expected": True},
 }
 """A player's per-chip signals by the rules' ``buy_limits``, used where the field is ``None``."""
@@ -256,15 +255,16 @@ class TrainSettings:
     stake_expected: bool | None = setting(
         None, "lean_ppo, player: take the stake decision's policy gradient over every stake level at once "
         "(the expected stake times the round's return per chip staked) instead of through the sampled level "
-        "(default: on where a buy costs from one chip, buy_limits=initial as in pontoon_1939 and pontoon_2011, "
-        "off under pagat's buy limits; docs/training.md, \"Longer runs\" and the targets)", group=HYPER,
+        "(default: on wherever the rules allow buying, off where they do not; docs/training.md, \"The per-chip "
+        "signals\")", group=HYPER,
         default_text="")
     draw_expected: bool | None = setting(
         None, "lean_ppo, player: learn the price of a card (twist or buy, given that the hand draws) from "
         "the hand's return per chip: each drawing decision moves every price's logit by the return per chip "
         "times the price less the policy's mean price, not scaled by its probability, so a buy the policy has "
-        "all but given up comes back where it pays (default: on under pagat's buy limits, off where a buy costs "
-        "from one chip, buy_limits=initial; pontoon_tools/ppo.py, docs/training.md)", group=HYPER,
+        "all but given up comes back where it pays (default: off wherever the rules allow buying, where a buy "
+        "also keeps the next buy open, which the price does not see; pontoon_tools/ppo.py, docs/training.md, "
+        "\"The per-chip signals\")", group=HYPER,
         default_text="")
     round_credit: bool = setting(
         True, "lean_ppo, session episodes: let a decision's advantage and its per-chip signals run on to the end "

@@ -107,22 +107,21 @@ def test_algorithm_defaults_fill_only_what_was_not_given() -> None:
     assert (given.n_envs, given.learning_rate, given.n_steps) == (3, 1e-2, ALGO_DEFAULTS["sb3"]["n_steps"])
 
 
-def test_the_per_chip_signals_follow_the_rules_buy_limits_unless_given() -> None:
+def test_the_per_chip_signals_follow_the_rules_buying_unless_given() -> None:
     def signals(**kwargs: Any) -> tuple[bool | None, bool | None]:
         filled = TrainSettings(**kwargs).for_role("player")
         return filled.stake_expected, filled.draw_expected
 
-    assert signals() == (False, True)  # pagat: a buy costs from the initial stake up
+    assert signals() == (True, False)  # pagat: buys from the initial stake up
     assert signals(rules="pontoon_1939") == (True, False)  # a buy from one chip
     assert signals(rules="pontoon_2011") == (True, False)
+    assert signals(rules="casino") == (False, True)  # no buying: the settings of before
     # keyed on the rule, not on the preset's name
-    assert signals(options={"buy_limits": "initial"}) == (True, False)
-    assert signals(rules="pontoon_1939", options={"buy_limits": "pagat"}) == (False, True)
-    assert signals(rules="casino") == (False, True)  # no buying: the defaults of before
+    assert signals(options={"allow_buy": False, "buy_limits": "none"}) == (False, True)
     # what a user gives wins, each signal on its own
-    assert signals(rules="pontoon_1939", draw_expected=True) == (True, True)
-    assert signals(stake_expected=True) == (True, True)
-    assert signals(rules="pontoon_2011", stake_expected=False, draw_expected=False) == (False, False)
+    assert signals(draw_expected=True) == (True, True)
+    assert signals(stake_expected=False) == (False, False)
+    assert signals(rules="casino", stake_expected=True) == (True, True)
 
 
 def test_imitation_learns_the_teacher() -> None:
