@@ -52,7 +52,11 @@ Rewards and advantages (what the ablation in docs/training.md varies):
   the step leaves the probability of drawing at all unchanged to first order: whether to draw
   (against a stick) stays with the PPO term. The prices come from the rules' own buy limits
   (:class:`DrawPrices`). It pays together with the one-hot hand (``--features onehot``), which
-  lets the network tell a hard 11 from a hard 12 (docs/training.md, "Pricing a card").
+  lets the network tell a hard 11 from a hard 12 (docs/training.md, "Pricing a card"). ``train.py``
+  no longer turns it on by default (2026-12-04): a buy also keeps the next buy open and the card
+  face down, which a price does not see, and without it, with ``stake_expected``, the player came
+  closer to the optimum on ``pagat`` and ``pontoon_1939`` and stayed level on ``pontoon_2011``
+  (docs/training.md, "The per-chip signals").
 * ``norm_adv`` normalises the advantages of each minibatch (zero mean, unit variance).
 * ``round_credit=True`` (for ``session`` episodes) gives each decision the credit of its own round,
   as if each round were an episode: the GAE chain ends where a round ends and nothing of the
