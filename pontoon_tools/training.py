@@ -122,7 +122,7 @@ PRICING_DEFAULTS: dict[str, dict[str, bool]] = {
     # Wherever a player buys, the stake is learnt over every level and the price of a card is left
     # to the PPO term: a buy and a twist draw the same card, but a buy keeps the next buy open (and
     # the card face down), which draw pricing, reading only the chips, does not see. Measured on
-    # 2026-12-04 (docs/training.md): pagat 0.042 -> 0.027, 0.022, 0.021 on three seeds; pontoon_1939
+    # 2026-12-04 (docs/training.md): pagat 0.046 -> 0.026 on average over seeds; pontoon_1939
     # 0.092 -> 0.018 and 0.001; pontoon_2011 the same either way (0.024, 0.026).
     "pagat": {"stake_expected": True, "draw_expected": False},
     "initial": {"stake_expected": True, "draw_expected": False},
