@@ -118,18 +118,18 @@ ALGO_DEFAULTS: dict[str, dict[str, Any]] = {
 # The belief banker (pontoon_tools/belief.py) counts showdowns: its steps are rounds, and nothing
 # else here applies to it.
 ALGO_DEFAULTS["belief"] = {**ALGO_DEFAULTS["sb3"], "timesteps": BELIEF_ROUNDS}
-PRICING_DEFAULTS: dict[str, dict[str, bool]] = {
+PRICING_DEFAULTS: dict[bool, dict[str, bool]] = {
     # Wherever a player buys, the stake is learnt over every level and the price of a card is left
     # to the PPO term: a buy and a twist draw the same card, but a buy keeps the next buy open (and
     # the card face down), which draw pricing, reading only the chips, does not see. Measured on
     # 2026-12-04 (docs/training.md): pagat 0.046 -> 0.026 on average over seeds; pontoon_1939
     # 0.092 -> 0.018 and 0.001; pontoon_2011 the same either way (0.024, 0.026).
-    "pagat": {"stake_expected": True, "draw_expected": False},
-    "initial": {"stake_expected": True, "draw_expected": False},
+    True: {"stake_expected": True, "draw_expected": False},
     # No buying (casino, shoot, the 1800s): the settings of before, with no price to learn.
-    "none": {"stake_expected": False, "draw_expected": True},
+    False: {"stake_expected": False, "draw_expected": True},
 }
-"""A player's per-chip signals by the rules' ``buy_limits``, used where the field is ``None``."""
+"""A player's per-chip signals by whether the rules allow buying (``Rules.allow_buy``), used where
+the field is ``None``."""
 BOTH_SEATS = 1
 """Players at the table with ``--role both`` (the player and banker models must share a table size; at
 one player seat each side's exploitability is exact, :func:`both_report`)."""
@@ -340,7 +340,7 @@ class TrainSettings:
         if filled.seats is None:
             filled.seats = BOTH_SEATS if self.role == "both" else defaults["seats"]
         if filled.stake_expected is None or filled.draw_expected is None:
-            pricing = PRICING_DEFAULTS[build_rules(self.rules, self.options).buy_limits]
+            pricing = PRICING_DEFAULTS[build_rules(self.rules, self.options).allow_buy]
             for name, value in pricing.items():
                 if getattr(filled, name) is None:
                     setattr(filled, name, value)
