@@ -803,7 +803,16 @@ def _seat_spec(encoder: Any) -> dict[str, int]:
     """Where the other seats' blocks sit (start, stride, how many; every table has at least the
     banker or one player beside the observer): what ``seat_pool`` reads."""
     block = next(b for b in encoder.blocks if b.name == "seat")
-    return {"seat_start": block.start, "seat_stride": block.stride, "seat_count": block.count}
+    offsets = {f.name: f.offset for f in block.fields}
+    hand_count = sum(1 for name in offsets if name.startswith("hand[") and name.endswith("].present"))
+    first = offsets["hand[0].present"]
+    return {"seat_start": block.start, "seat_stride": block.stride, "seat_count": block.count,
+            # the hands inside a seat's block (what ``hand_pool`` reads): where the first starts,
+            # the stride between two, how many, and the fields read one-hot (offsets within a hand)
+            "hand_start": first, "hand_count": hand_count,
+            "hand_stride": offsets["hand[1].present"] - first if hand_count > 1 else block.stride - first,
+            "hand_cards": offsets["hand[0].num_cards"] - first, "hand_total": offsets["hand[0].total"] - first,
+            "max_cards": int(encoder.max_cards)}
 
 
 def random_play(venv: Any, steps: int = 64, seed: int = 0) -> tuple[np.ndarray, list[int]]:
@@ -827,6 +836,8 @@ def random_play(venv: Any, steps: int = 64, seed: int = 0) -> tuple[np.ndarray, 
 
 ONEHOT_TOTALS, ONEHOT_CARDS, ONEHOT_BUYS = 32, 6, 4
 """Widths of the one-hot hand (``active_onehot``): totals 0..31, cards 0..5, buys 0..3."""
+HAND_CARDS_ONEHOT = 6
+"""Width of another hand's card count one-hot (``hand_pool``): 0..4 cards, and 5 or more."""
 
 
 def _features_base() -> Any:
@@ -850,12 +861,19 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
       over the seats (a Deep Sets pooling). A banker's value of standing on a total is a sum over
       the standing hands of each hand's stake times what it pays against that total: one shared
       map per hand, added up, is that structure, and it does not grow with the number of seats.
+    * ``hand_pool``: append a learnt summary of the other players' hands, the same small layer
+      applied to every hand in the seats' blocks (its fields, with its card count, 0..5 or more, and
+      its visible total, 0..31, one-hot; beside the hand being played one-hot, when
+      ``active_onehot``), zero for an absent hand, summed over all of them. The banker's payoff
+      is a sum over *hands* (a split seat has several), each paying by its own class and total:
+      ``seat_pool`` has to pick a seat's hands apart in one layer, this reads each hand alone, and a
+      total one-hot makes "a 4-card hand showing 16" one input rather than a fine cut of a scaled one.
     * ``trunk``: hidden layers (tanh) shared by the actor and the critic.
     """
 
     def __init__(self, observation_space: Any, keep: list[int] | None = None, active_onehot: bool = False,
                  spec: dict[str, int] | None = None, standardize: bool = False, trunk: list[int] | None = None,
-                 seat_pool: int = 0) -> None:
+                 seat_pool: int = 0, hand_pool: int = 0) -> None:
         import torch
         from torch import nn
 
@@ -872,8 +890,12 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         seats = int((spec or {}).get("seat_count", 0))
         if seat_pool and not seats:
             raise ValueError("seat_pool: expected a table with other seats (spec from feature_spec), got none")
+        if not isinstance(hand_pool, int) or hand_pool < 0:
+            raise ValueError(f"hand_pool: expected a width >= 0 (0: no hand pooling), got {hand_pool!r}")
+        if hand_pool and not seats:
+            raise ValueError("hand_pool: expected a table with other seats (spec from feature_spec), got none")
         trunk = list(trunk or [])
-        pooled = width + seat_pool
+        pooled = width + seat_pool + hand_pool
         super().__init__(observation_space, trunk[-1] if trunk else pooled)
         self.register_buffer("keep", torch.as_tensor(keep_list, dtype=torch.int64))
         self.keep_all = keep_list == list(range(size))  # no copy of every column for nothing
@@ -886,6 +908,10 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         if self.seat_pool:
             seat_in = self.spec["seat_stride"] + onehot
             self.seat_net = nn.Sequential(nn.Linear(seat_in, self.seat_pool), nn.Tanh())
+        self.hand_pool = int(hand_pool)
+        if self.hand_pool:
+            hand_in = self.spec["hand_stride"] + HAND_CARDS_ONEHOT + ONEHOT_TOTALS + onehot
+            self.hand_net = nn.Sequential(nn.Linear(hand_in, self.hand_pool), nn.Tanh())
         layers: list[Any] = []
         previous = pooled
         for hidden in trunk:
@@ -930,6 +956,24 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
             seats = torch.cat([seats, hand], dim=-1)
         return self.seat_net(seats).sum(-2)
 
+    def pooled_hands(self, obs: Any) -> Any:
+        """The sum over the other players' hands of the shared hand layer (``hand_pool`` wide)."""
+        import torch
+        from torch.nn.functional import one_hot
+
+        s = self.spec
+        count, stride = s["seat_count"], s["seat_stride"]
+        seats = obs[..., s["seat_start"]:s["seat_start"] + count * stride].reshape(*obs.shape[:-1], count, stride)
+        start, per, width = s["hand_start"], s["hand_count"], s["hand_stride"]
+        hands = seats[..., start:start + per * width].reshape(*obs.shape[:-1], count * per, width)
+        present = hands[..., 0:1]  # the "present" flag leads a hand's fields (feature_spec)
+        cards = torch.round(hands[..., s["hand_cards"]] * s["max_cards"]).clamp(0, HAND_CARDS_ONEHOT - 1).long()
+        total = torch.round(hands[..., s["hand_total"]] * 21).clamp(0, ONEHOT_TOTALS - 1).long()
+        parts = [hands, one_hot(cards, HAND_CARDS_ONEHOT).float(), one_hot(total, ONEHOT_TOTALS).float()]
+        if self.active_onehot:  # each hand is read beside the hand it is played against
+            parts.append(self._active_onehot(obs).unsqueeze(-2).expand(*obs.shape[:-1], count * per, -1))
+        return (self.hand_net(torch.cat(parts, dim=-1)) * present).sum(-2)
+
     def fit(self, obs: np.ndarray) -> None:
         """Set the standardisation from sample observations (a column that never moves keeps std 1)."""
         import torch
@@ -948,4 +992,6 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
             x = (x - self.mean) / self.std
         if getattr(self, "seat_pool", 0):
             x = torch.cat([x, self.pooled_seats(obs)], dim=-1)
+        if getattr(self, "hand_pool", 0):
+            x = torch.cat([x, self.pooled_hands(obs)], dim=-1)
         return self.trunk(x)

@@ -75,9 +75,11 @@ from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, s
 
 ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn", "belief")
 LEAN = ("lean_ppo", "lean_dqn")
-FEATURES = ("keep", "onehot", "seats", "std", "none")
+FEATURES = ("keep", "onehot", "seats", "hands", "std", "none")
 SEAT_POOL_WIDTH = 64
 """The width of the learnt summary of the other seats (``--features seats``)."""
+HAND_POOL_WIDTH = 64
+"""The width of the learnt summary of the other players' hands (``--features hands``)."""
 REWARD_SCALES = ("return_std", "none")
 ROLES = ("player", "banker", "both")
 EPISODES = ("round", "session")
@@ -276,10 +278,11 @@ class TrainSettings:
     features: list[str] | None = setting(
         None, f"network inputs, any of {', '.join(FEATURES)}: keep = only the observation columns that vary in "
         "random play; onehot = add the hand being played (total, cards, buys) one-hot; seats = add a learnt "
-        "summary of the other seats (one shared layer per seat, summed); std = standardise each "
+        "summary of the other seats (one shared layer per seat, summed); hands = the same per hand, with each hand's "
+        "card count and visible total one-hot; std = standardise each "
         "input by random-play statistics (keep and std look at 65,536 random-play decisions, or --timesteps "
         "if fewer); none = the observation as it is (PPO family). Default: keep onehot for "
-        "a lean_ppo player (docs/training.md, \"Longer runs\"), keep onehot seats for a lean_ppo banker "
+        "a lean_ppo player (docs/training.md, \"Longer runs\"), keep onehot hands for a lean_ppo banker "
         "(\"A banker's inputs\"), none otherwise",
         group=HYPER, metavar="FEATURE", default_text="")
     trunk: list[int] = setting(help="hidden layers shared by actor and critic before --net-arch (PPO family), "
@@ -349,8 +352,8 @@ class TrainSettings:
             # (never buy), which a scaled total makes one fine cut; only the columns that move keep
             # the first layer narrower than the raw observation's (docs/training.md, "Longer runs").
             # A banker's value of standing is a sum over the standing hands: one shared layer per
-            # seat, summed, gives the network that structure (docs/training.md, "A banker's inputs").
-            lean = {"player": ["keep", "onehot"], "banker": ["keep", "onehot", "seats"]}
+            # hand, summed, gives the network that structure (docs/training.md, "A banker's inputs").
+            lean = {"player": ["keep", "onehot"], "banker": ["keep", "onehot", "hands"]}
             filled.features = list(lean.get(role, [])) if self.algo == "lean_ppo" else []
         if filled.features is not None:
             filled.features = [name for name in filled.features if name != "none"]
@@ -1197,7 +1200,8 @@ class Trainer:
             keep = varying if "keep" in s.features else None
         kwargs = {"keep": keep, "active_onehot": "onehot" in s.features, "spec": feature_spec(encoder),
                   "standardize": "std" in s.features, "trunk": list(s.trunk),
-                  "seat_pool": SEAT_POOL_WIDTH if "seats" in s.features else 0}
+                  "seat_pool": SEAT_POOL_WIDTH if "seats" in s.features else 0,
+                  "hand_pool": HAND_POOL_WIDTH if "hands" in s.features else 0}
         return kwargs, (samples if "std" in s.features else None)
 
     def _build_lean_model(self, venv: Any, encoder: Any) -> tuple[Any, int]:

@@ -99,14 +99,14 @@ def test_round_credit_cuts_the_chain_at_a_round_end_and_reads_each_round_return(
     assert round_return[:2, 0].tolist() == [2.0, 2.0] and known[:, 0].tolist() == [True, True, False, False]
 
 
-def test_round_credit_and_seat_pooling_reach_the_learner_where_they_apply() -> None:
-    """Round credit is on for session episodes only (and off with --no-round-credit); the seat
+def test_round_credit_and_hand_pooling_reach_the_learner_where_they_apply() -> None:
+    """Round credit is on for session episodes only (and off with --no-round-credit); the hand
     summary is in a lean_ppo banker's default inputs and not in a player's."""
     for episode, flag, expected in (("session", True, True), ("round", True, False), ("session", False, False)):
         settings = TrainSettings(episode=episode, round_credit=flag).for_role("player")
         assert lean_config(settings, seed=0).round_credit is expected, (episode, flag)
-    assert "seats" in TrainSettings(role="banker").for_role("banker").features
-    assert "seats" not in TrainSettings().for_role("player").features
+    assert "hands" in TrainSettings(role="banker").for_role("banker").features
+    assert "hands" not in TrainSettings().for_role("player").features
 
 
 def test_collector_marks_the_round_ends_of_a_session() -> None:
@@ -344,3 +344,52 @@ def test_the_process_sampler_learns_deterministically(tmp_path: Path) -> None:
         config = json.loads((tmp_path / name / "config.json").read_text())
         assert config["sampler"] == "process" and config["timesteps"] == 3 * 256 * 8
     assert torch.equal(weights[0], weights[1])
+
+
+def test_hand_pooling_reads_every_present_hand_alike_and_nothing_else() -> None:
+    """``hand_pool`` sums one shared layer over the other players' hands: swapping two seats' hands
+    leaves the summary unchanged, a hand's card count and visible total reach it one-hot, and a
+    slot with no hand adds nothing, whatever garbage its fields hold."""
+    venv = PontoonVectorEnv(num_envs=64, rules="pagat", num_players=4, role="banker")
+    samples, _ = random_play(venv, steps=8, seed=0)
+    spec = feature_spec(venv.single.encoder)
+    assert (spec["hand_start"], spec["hand_stride"]) == (3, 13) and spec["hand_count"] == 4
+    features = PontoonFeatures(venv.single_observation_space, active_onehot=True, spec=spec, hand_pool=16)
+    x = torch.as_tensor(samples)
+    out = features(x)
+    assert out.shape == (len(samples), samples.shape[1] + 42 + 16)
+    start, stride = spec["seat_start"], spec["seat_stride"]
+    hand = spec["hand_start"]
+    first = slice(start + hand, start + hand + spec["hand_stride"])
+    second = slice(start + 2 * stride + hand, start + 2 * stride + hand + spec["hand_stride"])
+    swapped = x.clone()
+    swapped[:, first], swapped[:, second] = x[:, second], x[:, first]
+    assert (x[:, first] != x[:, second]).any()
+    assert torch.allclose(features(swapped)[:, -16:], out[:, -16:], atol=1e-5)
+    # an absent hand (present flag 0: here a first seat's second hand, there only after a split)
+    # adds nothing, whatever its other fields say
+    split = slice(first.stop, first.stop + spec["hand_stride"])
+    absent = x[:, split.start] == 0
+    assert absent.any() and absent.float().mean() > 0.5
+    junk = x.clone()
+    junk[:, split.start + 1:split.stop] = 0.7
+    junk[~absent, split.start + 1:split.stop] = 1.0 - x[~absent, split.start + 1:split.stop]
+    assert torch.allclose(features(junk)[absent][:, -16:], out[absent][:, -16:], atol=1e-5)
+    assert not torch.allclose(features(junk)[~absent][:, -16:], out[~absent][:, -16:])
+    # the one-hot inputs: a hand of 3 cards showing 16 lights columns 3 and 6 + 16 of its one-hots
+    probe = torch.zeros_like(x[:1])
+    probe[0, first.start] = 1.0
+    probe[0, first.start + spec["hand_cards"]] = 3 / spec["max_cards"]
+    probe[0, first.start + spec["hand_total"]] = 16 / 21
+    with torch.no_grad():
+        weight = features.hand_net[0].weight.clone()
+        features.hand_net[0].weight.zero_()
+        features.hand_net[0].bias.zero_()
+        features.hand_net[0].weight[0, spec["hand_stride"] + 3] = 1.0  # card count 3
+        features.hand_net[0].weight[1, spec["hand_stride"] + 6 + 16] = 1.0  # visible total 16
+        features.hand_net[0].weight[2, spec["hand_stride"] + 6 + 17] = 1.0  # visible total 17
+        summary = features(probe)[0, -16:]
+        features.hand_net[0].weight.copy_(weight)
+    assert summary[:3].tolist() == pytest.approx([np.tanh(1.0), np.tanh(1.0), 0.0])
+    with pytest.raises(ValueError, match="hand_pool"):
+        PontoonFeatures(venv.single_observation_space, spec=spec, hand_pool=-1)
