@@ -944,13 +944,18 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
                           torch.nn.functional.one_hot(cards, ONEHOT_CARDS).float(),
                           torch.nn.functional.one_hot(buys, ONEHOT_BUYS).float()], dim=-1)
 
+    def _seat_blocks(self, obs: Any) -> Any:
+        """The other seats' blocks of a batch of observations, ``[..., seat_count, seat_stride]``."""
+        s = self.spec
+        count, stride = s["seat_count"], s["seat_stride"]
+        return obs[..., s["seat_start"]:s["seat_start"] + count * stride].reshape(*obs.shape[:-1], count, stride)
+
     def pooled_seats(self, obs: Any) -> Any:
         """The sum over the other seats of the shared seat layer (``seat_pool`` wide)."""
         import torch
 
-        s = self.spec
-        count, stride = s["seat_count"], s["seat_stride"]
-        seats = obs[..., s["seat_start"]:s["seat_start"] + count * stride].reshape(*obs.shape[:-1], count, stride)
+        seats = self._seat_blocks(obs)
+        count = seats.shape[-2]
         if self.active_onehot:  # each seat is read beside the hand it is played against
             hand = self._active_onehot(obs).unsqueeze(-2).expand(*obs.shape[:-1], count, -1)
             seats = torch.cat([seats, hand], dim=-1)
@@ -962,8 +967,8 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         from torch.nn.functional import one_hot
 
         s = self.spec
-        count, stride = s["seat_count"], s["seat_stride"]
-        seats = obs[..., s["seat_start"]:s["seat_start"] + count * stride].reshape(*obs.shape[:-1], count, stride)
+        seats = self._seat_blocks(obs)
+        count = seats.shape[-2]
         start, per, width = s["hand_start"], s["hand_count"], s["hand_stride"]
         hands = seats[..., start:start + per * width].reshape(*obs.shape[:-1], count * per, width)
         present = hands[..., 0:1]  # the "present" flag leads a hand's fields (feature_spec)
