@@ -3,7 +3,7 @@
 ::
 
     python bench/engine.py [--rounds 20000] [--episodes 50000] [--steps 20000] [--repeat 10]
-                           [--processes 5] [--profile]
+                           [--processes 5] [--profile] [--encode-share]
 
 Measured on one core in ``--processes`` fresh processes, one after the other. In each, every table
 is built and warmed up once and then timed in ``--repeat`` short chunks, each right after a
@@ -23,7 +23,8 @@ next, more than between its chunks):
    learner, the default scripted opponents), each as the ratio of its step time to a
    ``Blackjack-v1`` step (targets: 1 player <= 1, 4 players <= 2).
 
-``--profile`` adds a cProfile of the fast path (top functions by own time).
+``--profile`` adds a cProfile of the fast path (top functions by own time); ``--encode-share``
+adds, per table size, the time a step spends encoding the learner's observation.
 """
 
 from __future__ import annotations
@@ -165,6 +166,32 @@ class PontoonSteps:
         return elapsed / steps
 
 
+def encode_share(num_players: int, steps: int, seed: int) -> tuple[float, float, float]:
+    """Where a ``Pontoon-v0`` step's time goes to encoding the learner's observation, measured
+    inside the running environment (the encoder's own call timed, its caches as training leaves
+    them): ``(seconds a call, calls a step, share of the step)``. The timer adds two clock reads a
+    call to the step, so the share is a slight overestimate."""
+    table = PontoonSteps(num_players, seed)
+    table.time(max(1, steps // 4))  # warm-up, as the step measurement's
+    encoder = table.env.unwrapped.encoder
+    encode, clock = encoder.encode, time.perf_counter
+    spent, calls = [0.0], [0]
+
+    def timed(view: Any) -> Any:
+        started = clock()
+        vector = encode(view)
+        spent[0] += clock() - started
+        calls[0] += 1
+        return vector
+
+    encoder.encode = timed
+    try:
+        step_s = table.time(steps)
+    finally:
+        del encoder.encode  # the class's method again
+    return spent[0] / max(calls[0], 1), calls[0] / steps, spent[0] / (step_s * steps)
+
+
 def profile(function: Callable[[], object], top: int = 20) -> str:
     """cProfile ``function`` and return the ``top`` functions by own time."""
     profiler = cProfile.Profile()
@@ -297,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fresh processes measured one after the other; ratios are their median (1: this one)")
     parser.add_argument("--json", action="store_true", help="print one process's measurements as JSON")
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the fast path")
+    parser.add_argument("--encode-share", action="store_true",
+                        help="also print how much of a Pontoon-v0 step encoding the observation takes")
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error(f"--processes: expected at least 1, got {args.processes}")
@@ -308,6 +337,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results[0]))
         return 0
     report(results, args)
+    if args.encode_share:
+        print("Encoding the learner's observation inside a Pontoon-v0 step (one process):")
+        for players in TABLE_SIZES:
+            call_s, per_step, share = encode_share(players, args.steps, args.seed)
+            print(f"  {players} player{'s' if players > 1 else ' '}: {call_s * 1e6:5.1f} us a call, "
+                  f"{per_step:.2f} calls a step, {share:.0%} of a step")
     if args.profile:
         rules = make_rules("pagat")
         game = PontoonGame(rules, PLAYERS, seed=args.seed, banker=0)

@@ -89,6 +89,8 @@ class Runner:
             assert result.returncode == 0, result.stderr
             assert "engine fast path" in result.stdout
             assert "median of 2 processes" in result.stdout and ", 2 processes " in result.stdout
+            if "--encode-share" in argv:
+                assert "Encoding the learner's observation" in result.stdout and "% of a step" in result.stdout
         elif argv == ["bash", "scripts/main_job.sh"]:
             self.main_job()
         else:
