@@ -1,4 +1,4 @@
-"""Small helpers for scripted, stacked-deck rule tests.
+"""Small helpers for scripted, stacked-deck rule tests (and one for random play).
 
 A script is a list of steps, each an action name (``"stick"``, ``"twist"``, ``"split"``,
 ``"stand"``, ``"draw"`` ...) or a ``(name, amount)`` pair (``("stake", 5)``, ``("buy", 4)``).
@@ -101,3 +101,26 @@ def hands(game: PontoonGame, seat: int) -> list:
         if player.seat == seat:
             return player.hands
     raise KeyError(seat)
+
+
+def random_play_views(rules, rounds: int, seed: int = 0) -> Iterable:
+    """Heads-up rounds (``banker_threshold`` in seat 0, ``random`` in seat 1), one fresh table per
+    round (seeded by its index): yields seat 1's full view before each of its decisions, the
+    decision not yet applied."""
+    import numpy as np
+
+    from agents.registry import make_policy
+    from pontoon_env.game.observation import observe
+    from pontoon_env.game.runner import decide
+
+    policies = [make_policy("banker_threshold", rules), make_policy("random", rules)]
+    rng = np.random.default_rng(seed)
+    for r in range(rounds):
+        game = PontoonGame(rules, 1, seed=r, banker=0)
+        game.new_round()
+        while not game.is_round_over:
+            seat = game.current_seat
+            action = decide(game, policies[seat], rng)
+            if seat == 1:
+                yield observe(game, 1)
+            game.apply(action)

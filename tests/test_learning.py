@@ -401,33 +401,18 @@ def test_the_onehot_hand_counts_cards_on_the_encoders_scale(preset: str) -> None
     encoder scales counts by 5 (five-card trick) or by 22 (``vingt_un_1800`` has no trick)."""
     from gymnasium.spaces import Box
 
-    from agents.registry import make_policy
+    from helpers import random_play_views
     from pontoon_env.encoding import ObservationEncoder
-    from pontoon_env.game.engine import PontoonGame
-    from pontoon_env.game.observation import observe
     from pontoon_env.game.rules import make_rules
-    from pontoon_env.game.runner import decide
 
     rules = make_rules(preset)
     encoder = ObservationEncoder(rules, 2)
     assert encoder.max_cards == (5 if rules.five_card_trick else 22)
     lows, highs = encoder.bounds()
     features = PontoonFeatures(Box(lows, highs), active_onehot=True, spec=feature_spec(encoder))
-    policies = [make_policy("banker_threshold", rules), make_policy("random", rules)]
-    rng = np.random.default_rng(0)
-    counts: list[int] = []
-    rows: list[np.ndarray] = []
-    for r in range(200):
-        game = PontoonGame(rules, 1, seed=r, banker=0)
-        game.new_round()
-        while not game.is_round_over:
-            seat = game.current_seat
-            action = decide(game, policies[seat], rng)
-            if seat == 1 and game.phase.name == "PLAYER_TURN":
-                view = observe(game, 1)
-                counts.append(len(view.own_hands[view.active_hand].cards))
-                rows.append(encoder.encode(view))
-            game.apply(action)
+    turns = [view for view in random_play_views(rules, 200) if view.phase.name == "PLAYER_TURN"]
+    counts = [len(view.own_hands[view.active_hand].cards) for view in turns]
+    rows = [encoder.encode(view) for view in turns]
     onehot = features.raw(torch.as_tensor(np.stack(rows)))[:, -10:-4]  # totals (32), then cards (6), buys (4)
     assert set(counts) >= {2, 3}
     assert onehot.argmax(1).tolist() == [min(count, 5) for count in counts]
