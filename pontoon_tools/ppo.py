@@ -86,6 +86,8 @@ from typing import Any
 
 import numpy as np
 
+from pontoon_env.game.hands import FIVE_CARDS
+
 __all__ = ["Collector", "DrawPrices", "LeanPPO", "PPOConfig", "ProcessCollector", "Rollout", "policy_forward", "PontoonFeatures", "feature_spec", "masked_logits", "random_play"]
 
 NEG = -1e8
@@ -852,9 +854,8 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
     * ``keep``: the observation columns used (``None``: all); see :func:`random_play`.
     * ``active_onehot``: append the hand being played, read through the ``active`` flags of the
       own-hand block: its total (0..31) and card count (0..4, and 5 or more) one-hot, its buys
-      (0..3) one-hot. The
-      encoder gives a total as ``total / 21``; thresholds such as "stick on 15, not 14" are then a
-      single table lookup instead of a fine cut of one scaled input.
+      (0..3) one-hot. The encoder gives a total as ``total / 21``; thresholds such as "stick on
+      15, not 14" are then a single table lookup instead of a fine cut of one scaled input.
     * ``standardize``: subtract a mean and divide by a standard deviation per input (buffers, set by
       :meth:`fit` from sample observations).
     * ``seat_pool``: append a learnt summary of the other seats, the same small layer applied to
@@ -941,7 +942,8 @@ class PontoonFeatures(_features_base()):  # type: ignore[misc]
         total = torch.round(hand[..., s["total"]] * 21).clamp(0, ONEHOT_TOTALS - 1).long()
         # the encoder scales a card count by its rules' most cards (5 with the five-card trick, else
         # 22); a model saved before the spec held it was trained on five-card-trick scaling
-        cards = torch.round(hand[..., s["num_cards"]] * s.get("max_cards", 5)).clamp(0, ONEHOT_CARDS - 1).long()
+        scale = s.get("max_cards", FIVE_CARDS)
+        cards = torch.round(hand[..., s["num_cards"]] * scale).clamp(0, ONEHOT_CARDS - 1).long()
         buys = torch.round(hand[..., s["buys"]] * 3).clamp(0, ONEHOT_BUYS - 1).long()
         return torch.cat([torch.nn.functional.one_hot(total, ONEHOT_TOTALS).float(),
                           torch.nn.functional.one_hot(cards, ONEHOT_CARDS).float(),

@@ -8,10 +8,12 @@ Names are :class:`~pontoon_env.ActionKind` members in lower case. Every step mus
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from pontoon_env import Action, ActionKind, PontoonGame, make_rules
 from pontoon_env.game.cards import parse_card
+from pontoon_env.game.observation import SeatView
+from pontoon_env.game.rules import Rules
 
 Step = str | tuple[str, int]
 
@@ -103,7 +105,7 @@ def hands(game: PontoonGame, seat: int) -> list:
     raise KeyError(seat)
 
 
-def random_play_views(rules, rounds: int, seed: int = 0) -> Iterable:
+def random_play_views(rules: Rules, rounds: int, seed: int = 0) -> Iterator[SeatView]:
     """Heads-up rounds (``banker_threshold`` in seat 0, ``random`` in seat 1), one fresh table per
     round (seeded by its index): yields seat 1's full view before each of its decisions, the
     decision not yet applied."""
@@ -111,7 +113,7 @@ def random_play_views(rules, rounds: int, seed: int = 0) -> Iterable:
 
     from agents.registry import make_policy
     from pontoon_env.game.observation import observe
-    from pontoon_env.game.runner import decide
+    from pontoon_env.game.runner import decide  # (imported here: the rule tests need none of these)
 
     policies = [make_policy("banker_threshold", rules), make_policy("random", rules)]
     rng = np.random.default_rng(seed)
