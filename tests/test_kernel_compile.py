@@ -20,8 +20,10 @@ def test_vector_env_entry_points_compile_one_signature():
         _, _, _, _, info = env.step(actions)
     env.close()
     # The entry points are called from Python, so they list what they were given, cached or not.
-    for entry in (kn.env_outputs, kn.env_begin, kn.env_step):
-        assert len(entry.signatures) == 1, (entry.__name__, entry.signatures)
+    # env_step both starts episodes (reset) and steps them: one signature for both.
+    assert len(kn.env_step.signatures) == 1, kn.env_step.signatures
+    # env_outputs runs only where a table waited for Python (none here), once at most.
+    assert len(kn.env_outputs.signatures) <= 1, kn.env_outputs.signatures
     # Functions called only from compiled code list a signature only when this process compiled
     # them (an empty cache, as in CI), not when their callers came from the cache.
     for entry in (kn._settle, kn._public_at, kn._reverse):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-hot = njit(cache=True, _nrt=False)
+hot = njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 """The decorator of every function on the per-decision path: compiled without reference counting.
 
 Numba otherwise increments and decrements each array argument's count on entry to and exit from
@@ -32,7 +32,9 @@ may anything it calls, so the shuffle and the cut work in place, the legal actio
 scratch array the caller passes, and the optimal player's table, a dictionary (which needs the
 counts), is consulted between calls of the loop (:func:`answer_lookup`). Only the entry points that
 allocate their scratch keep ``njit(cache=True)``."""
-hot_inline = njit(cache=True, _nrt=False, forceinline=True)
+hot_inline = njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+hot_entry = njit(cache=True, _nrt=False)
+hot_ir = njit(cache=True, _nrt=False, inline="always")
 """The decorator of the few functions called many times a round (the decision loop's legal list,
 decision and move; dealing, drawing and revealing a card): compiled as :data:`hot`, and marked
 for LLVM to inline into every compiled caller.
@@ -483,7 +485,7 @@ def fresh_table(st, cfg, t, seed, generation):
     st.seat[t, :, SE_N_HANDS] = 0
 
 
-@hot
+@hot_entry
 def fresh_tables(st, cfg, idx, seed, generation):
     """:func:`fresh_table` at each table of ``idx``, from its next stream (``generation[t]`` counts up)."""
     for i in range(idx.size):
@@ -901,7 +903,7 @@ def _step_take_bank(st, rt, cfg, t, step):
     return False
 
 
-@hot
+@hot_ir
 def _step(st, rt, cfg, t, step):
     """One automatic step; False when it stops at a decision."""
     if step == ST_TAKE_BANK:
@@ -944,7 +946,7 @@ def run_steps(st, rt, cfg, t):
     st.tab[t, TB_PHASE] = PH_OVER
 
 
-@hot
+@hot_ir
 def new_round(st, rt, cfg, t):
     """PontoonGame.new_round (without a stacked deck: see :func:`stack_pack`)."""
     st.tab[t, TB_ROUND_INDEX] += 1
@@ -968,7 +970,7 @@ def new_round(st, rt, cfg, t):
 # ---------------------------------------------------------------------------------------- decisions
 
 
-@hot
+@hot_entry
 def buy_limits(buy_mode, initial, last_buy):
     """legality.buy_limits re-expressed (a formula over chips; pinned by a differential test)."""
     if buy_mode == tb.BUY_PAGAT:
@@ -1270,7 +1272,7 @@ def is_banker_phase(phase):
     return phase == PH_BANKER_DOUBLE or phase == PH_BANKER_TURN
 
 
-@hot
+@hot_ir
 def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
     """Let native seats decide until an external seat is to act, an optimal player needs its move
     looked up (``NEED_LOOKUP``, the key in ``miss[t, :4]``), or the round is over.
@@ -1324,12 +1326,13 @@ def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need):
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for i in range(idx.size):
         t = idx[i]
-        play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
-        while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
+        while True:  # one call site: play is inlined here
             play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
+            if not (need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t)):
+                break
 
 
-@hot
+@hot_entry
 def record_rounds(st, rt, cfg, count, start, net, staked, initial, hands, busts, pontoons, tricks):
     """The per-round statistics of tables ``0..count-1`` into rows ``start..start+count-1`` of the
     match arrays ``[rounds, seats]`` (``pontoon_env.batched.evaluate``): each seat's net result,
@@ -1370,7 +1373,7 @@ def record_rounds(st, rt, cfg, count, start, net, staked, initial, hands, busts,
                 initial[row, seat] = st.hand[t, k, 0, HF_INITIAL]
 
 
-@hot
+@hot_entry
 def new_rounds(st, rt, cfg, idx, orders, stacked):
     """Start a round at each table of ``idx`` (from ``orders[i]`` where ``stacked``)."""
     for i in range(idx.size):
@@ -1380,19 +1383,19 @@ def new_rounds(st, rt, cfg, idx, orders, stacked):
         new_round(st, rt, cfg, t)
 
 
-@hot
+@hot_entry
 def legal_tables(st, rt, cfg, idx, n_legal, kinds, lows, highs):
     for i in range(idx.size):
         n_legal[i] = legal(st, rt, cfg, idx[i], kinds[i], lows[i], highs[i])
 
 
-@hot
+@hot_entry
 def apply_tables(st, rt, cfg, idx, kinds, amounts):
     for i in range(idx.size):
         apply_action(st, rt, cfg, idx[i], kinds[i], amounts[i])
 
 
-@hot
+@hot_entry
 def current_seats(st, cfg, idx, out):
     for i in range(idx.size):
         out[i] = current_seat(st, cfg, idx[i])
@@ -1596,13 +1599,13 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
             out[i] = high[i]
 
 
-@hot
+@hot_entry
 def encode_tables(st, rt, cfg, fs, lay, high, idx, seats, out):
     for i in range(idx.size):
         encode(st, rt, cfg, fs, lay, high, idx[i], seats[i], out[i])
 
 
-@hot
+@hot_entry
 def mask_tables(n, kinds, lows, highs, slot_kind, slot_type, slot_level, mask, amounts):
     for i in range(n.size):
         legal_ids(kinds[i], lows[i], highs[i], n[i], slot_kind, slot_type, slot_level, mask[i], amounts[i])
@@ -1645,7 +1648,7 @@ def _fresh(st, ep, cfg, ecfg, t):
     ep.rounds_played[t] = 0
 
 
-@hot
+@hot_ir
 def _start_round(st, rt, cfg, ep, t):
     ep.rounds_played[t] += 1
     new_round(st, rt, cfg, t)
@@ -1659,7 +1662,7 @@ def _pay_out(st, ep, t):
     ep.mark[t] = balance
 
 
-@hot
+@hot_ir
 def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch):
     """Play on until the learner decides, an external seat decides, the episode ends, or an optimal
     player's move is to be looked up (``NEED_LOOKUP``: answer it and call again, see :func:`play`)."""
@@ -1709,31 +1712,25 @@ def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, sc
         _start_round(st, rt, cfg, ep, t)
 
 
-@njit(cache=True)  # the optimal table is a typed dict: it needs numba's runtime, which @hot leaves out
-def env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch):
-    """Answer a table's optimal-player lookups from ``optimal``, playing on after each, until it
-    waits for something else (a decision, a missing key, the episode's end)."""
-    while need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t):
-        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")  # the optimal table is a typed dict: it needs numba's runtime
 def env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch):
-    """:func:`env_advance`, answering each optimal player's lookup and playing on, until the table
-    waits for something else.
+    """:func:`env_advance`, answering each optimal player's lookup from ``optimal`` and playing on,
+    until the table waits for something else (a decision, a missing key, the episode's end).
 
-    The lookups are a separate call made only when there is one: a function that takes the
-    dictionary runs with numba's reference counting, which counts every array argument in and
-    out at each call (about 30 arrays here), and most tables never look anything up."""
-    env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-    if need[t] == NEED_LOOKUP:
-        env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+    Inlined into each caller with the advance and the decision loop inside it, and called from one
+    place in each: numba compiles every function it does not inline with a copy of all its
+    callees linked in and optimised again, so each extra function holding the round loop cost
+    2-3 s of the first compile (``docs/batched.md``)."""
+    while True:
+        env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
+        if not (need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t)):
+            return
 
 
-@hot
+@hot_ir
 def _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, fresh, scratch):
-    """Start a new episode at table ``t`` (on a fresh table if ``fresh``) and play to its first
-    wait (``NEED_LOOKUP`` included: the caller answers it, see :func:`env_play_on`)."""
+    """Start a new episode at table ``t`` (on a fresh table if ``fresh``): its first round dealt up
+    to the first decision; the caller plays on (:func:`env_play_on`)."""
     if fresh or not ecfg[E_ROUND_EPISODES] or st.tab[t, TB_PHASE] != PH_OVER:
         _fresh(st, ep, cfg, ecfg, t)
     _draw_learner(st, ep, cfg, ecfg, opp_pol, seat_pol, t)
@@ -1742,18 +1739,6 @@ def _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, f
     ep.in_reset[t] = True
     ep.skipped[t] = 0
     _start_round(st, rt, cfg, ep, t)
-    env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-
-
-@njit(cache=True)
-def env_begin(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, fresh):
-    """Start a new episode at each table of ``idx`` (a fresh table where ``fresh[i]``)."""
-    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
-    for i in range(idx.size):
-        t = idx[i]
-        _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, fresh[i], scratch)
-        if need[t] == NEED_LOOKUP:
-            env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
 @njit(cache=True)
@@ -1793,10 +1778,15 @@ observation if its episode ended); waiting after the learner's action for what o
 answer (an external seat, a missing optimal-table key, an error), nothing written; or waiting so at
 the start of the episode that replaced an ended one, its final observation written."""
 
+START_NONE, START_KEEP, START_FRESH = 0, 1, 2
+"""What :func:`env_step` called with ``begin`` does at each table: nothing; start an episode (on
+the table as it is where the episode's rules allow, as :func:`_begin_table`); start one on a fresh
+table."""
+
 
 @njit(cache=True)
 def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, ids, slot_kind,
-             slot_type, slot_level, obs, mask, final_obs, valid, ended, stage):
+             slot_type, slot_level, obs, mask, final_obs, valid, ended, stage, begin, start):
     """A whole vector step, one table at a time: the learner's action id checked against the legal
     ids (``valid[t]`` False when illegal, nothing applied), applied, the table played on to the
     learner's next decision; where the episode ended (or the action was illegal: the single env's
@@ -1807,7 +1797,15 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
     every table per stage (four passes over about 22 MB of table state at 4,096 tables; measured
     with the vector env's reuse of ``final_obs`` buffers, x1.25 learner steps/s, ``docs/batched.md``).
     A table that waits for Python (``stage[t]`` not ``STAGE_DONE``) is finished by the caller, as
-    :class:`~pontoon_env.envs.vector.PontoonVectorEnv` does."""
+    :class:`~pontoon_env.envs.vector.PontoonVectorEnv` does.
+
+    With ``begin`` the same pass starts episodes instead (the vector env's reset, and the
+    autoreset of a table finished in Python): at each table whose ``start[t]`` is not
+    ``START_NONE`` a new episode (on a fresh table for ``START_FRESH``), played to the learner's
+    first decision, then its observation and mask (``stage[t]`` ``STAGE_BEGIN`` where it waits for
+    Python instead); ``ids``, ``valid``, ``ended`` and the episode flags are not touched. One entry
+    point for both, because numba compiles each entry point with a copy of the whole round loop
+    linked in: a separate one for the start cost about 3 s more of the first compile."""
     kinds = np.empty(MAX_LEGAL, dtype=np.int64)
     lows = np.empty(MAX_LEGAL, dtype=np.int64)
     highs = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -1815,29 +1813,39 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
     amounts = np.zeros(slot_kind.size, dtype=np.int64)
     scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
     for t in range(ids.size):
-        ep.reward[t] = 0
-        ep.terminated[t] = False
-        ep.truncated[t] = False
-        ep.rounds_finished[t] = 0
-        ended[t] = False
-        n = legal(st, rt, cfg, t, kinds, lows, highs)
-        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, legal_now, amounts)
-        a = ids[t]
-        valid[t] = 0 <= a < slot_kind.size and legal_now[a]
-        if valid[t]:
-            apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
-            ep.acted[t] = True
-            ep.in_reset[t] = False
-            env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch)
-            if need[t] == NEED_LOOKUP:
-                env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
-        begun = not valid[t] or need[t] == NEED_ENDED
-        if begun:
+        if begin:
+            if start[t] == START_NONE:
+                continue
+            begun = True
+            _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, start[t] == START_FRESH,
+                         scratch)
+        else:
+            ep.reward[t] = 0
+            ep.terminated[t] = False
+            ep.truncated[t] = False
+            ep.rounds_finished[t] = 0
+            ended[t] = False
+            n = legal(st, rt, cfg, t, kinds, lows, highs)
+            legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, legal_now, amounts)
+            a = ids[t]
+            valid[t] = 0 <= a < slot_kind.size and legal_now[a]
+            begun = not valid[t]
+            if valid[t]:
+                apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
+                ep.acted[t] = True
+                ep.in_reset[t] = False
+            else:  # the single env's penalty ends the episode: the next one on a fresh table
+                ended[t] = True
+                encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
+                _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, True, scratch)
+        while True:  # the one place the round is played on (env_play_on is inlined here)
+            env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+            if begun or need[t] != NEED_ENDED:
+                break
+            begun = True
             ended[t] = True
             encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
-            _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, not valid[t], scratch)
-            if need[t] == NEED_LOOKUP:
-                env_lookups(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+            _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, False, scratch)
         if need[t] != NEED_LEARNER:
             stage[t] = STAGE_BEGIN if begun else STAGE_STEP
             continue
@@ -1857,7 +1865,7 @@ def masks_at(st, rt, cfg, idx, slot_kind, slot_type, slot_level, mask, amounts):
         legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[i], amounts[i])
 
 
-@hot
+@hot_entry
 def random_legal_ids(mask, state, out):
     """A uniformly random legal id per row (for benchmarks and smoke tests)."""
     for i in range(mask.shape[0]):

@@ -133,6 +133,9 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self._valid = np.zeros(num_envs, dtype=np.bool_)
         self._ended = np.zeros(num_envs, dtype=np.bool_)
         self._stage = np.zeros(num_envs, dtype=np.int8)
+        self._begin_stage = np.zeros(num_envs, dtype=np.int8)
+        self._start = np.zeros(num_envs, dtype=np.int8)
+        self._no_ids = np.zeros(num_envs, dtype=np.int64)
         self._started = False
         self._rngs = [np.random.default_rng(t) for t in range(num_envs)]
 
@@ -168,7 +171,6 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.ep.truncated[:] = False
         self.ep.rounds_finished[:] = 0
         self._begin(self.engine.all, fresh)
-        self._outputs()
         info = self._info()
         info["skipped_rounds"] = self.ep.skipped.copy()
         return self._observation(), info
@@ -189,7 +191,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         # few that wait for Python (a callback seat, a missing optimal key) are finished below.
         kn.env_step(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ecfg, self.ep, e.pol, e.seat_pol,
                     self.opp_pol, e.optimal.moves, e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level,
-                    self._obs, self._mask, self._final, self._valid, self._ended, self._stage)
+                    self._obs, self._mask, self._final, self._valid, self._ended, self._stage, False, self._start)
         if (self._stage != kn.STAGE_DONE).any():
             self._finish_waiting()
         valid, ended = self._valid, self._ended
@@ -259,17 +261,27 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         if now_ended.size:
             self._ended[now_ended] = True
             # The action was legal, so no forced fresh table (a session's next episode gets one from
-            # env_begin's own rule, as in the compiled pass).
+            # _begin_table's own rule, as in the compiled pass).
             self._begin(now_ended, np.zeros(now_ended.size, dtype=np.bool_))
-            write[:] = kn.WRITE_NONE
-            write[now_ended] = kn.WRITE_LIVE
-            self._outputs(write)
 
     def _begin(self, idx: np.ndarray, fresh: np.ndarray) -> None:
+        """Start an episode at the tables ``idx`` (on a fresh table where ``fresh``) and write their
+        observations and masks: the compiled pass (:func:`kernel.env_step` with ``begin``) does
+        it all at the tables whose seats play natively, the rest are driven here and written after."""
         e = self.engine
-        kn.env_begin(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol, e.optimal.moves,
-                     e.miss, e.need, np.asarray(idx, dtype=np.int64), np.asarray(fresh, dtype=np.bool_))
+        start = self._start
+        start[:] = kn.START_NONE
+        start[idx] = np.where(fresh, kn.START_FRESH, kn.START_KEEP)
+        stage = self._begin_stage
+        kn.env_step(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ecfg, self.ep, e.pol, e.seat_pol,
+                    self.opp_pol, e.optimal.moves, e.miss, e.need, self._no_ids, e.slot_kind, e.slot_type,
+                    e.slot_level, self._obs, self._mask, self._final, self._valid, self._ended, stage, True, start)
+        waiting = np.asarray(idx)[stage[idx] != kn.STAGE_DONE]
         self._drive()
+        if waiting.size:
+            write = np.full(self.num_envs, kn.WRITE_NONE, dtype=np.int8)
+            write[waiting] = kn.WRITE_LIVE
+            self._outputs(write)
 
     def _drive(self) -> None:
         """Answer the tables waiting for an optimal-table key or a callback seat until every table
