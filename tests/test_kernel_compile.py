@@ -5,6 +5,7 @@ array, a literal ``0`` for an ``int64``) is a second compile of the whole callee
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from pontoon_env.batched import kernel as kn
 from pontoon_env.envs.vector import PontoonVectorEnv
@@ -28,3 +29,11 @@ def test_vector_env_entry_points_compile_one_signature():
     # them (an empty cache, as in CI), not when their callers came from the cache.
     for entry in (kn._settle, kn._public_at, kn._reverse):
         assert len(entry.signatures) <= 1, (entry.__name__, entry.signatures)
+
+
+def test_compiled_only_helpers_refuse_python_calls():
+    """The kernel's helpers are compiled without a Python entry point (it shortens the first
+    compile); called from Python they raise a clear error instead of crashing the interpreter."""
+    for helper in (kn._rank, kn.legal, kn.apply_action):
+        with pytest.raises(TypeError, match="runs only inside compiled code"):
+            helper(1)

@@ -19,11 +19,47 @@ Conventions: ``st`` is a :class:`~pontoon_env.batched.state.TableState`, ``rt`` 
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit
+from numba.core.registry import CPUDispatcher
 
-hot = njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-"""The decorator of every function on the per-decision path: compiled without reference counting.
+
+class CompiledOnlyDispatcher(CPUDispatcher):
+    """A numba dispatcher for a function that only compiled code calls: built without the
+    Python-facing wrappers, so calling it from Python raises instead of jumping to a missing entry.
+
+    Numba builds two wrappers for every compiled function (one that unboxes Python arguments, one
+    that makes it a C callback), each its own code to generate: for the kernel's ~100 helpers that
+    only other compiled functions call they were about 4-5 s of a ~35 s first compile (A/B on one
+    core, fresh cache, three runs each; ``docs/batched.md``, "The first compile")."""
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        raise TypeError(
+            f"{self.py_func.__module__}.{self.py_func.__qualname__} runs only inside compiled code "
+            "(it has no Python entry point); call the kernel's entry points, as BatchedEngine and "
+            "PontoonVectorEnv do"
+        )
+
+
+def _compiled_only(**options: object):
+    """Like ``njit(cache=True, **options)``, for functions only compiled code calls
+    (:class:`CompiledOnlyDispatcher`)."""
+
+    def decorate(func):
+        if numba.config.DISABLE_JIT:  # NUMBA_DISABLE_JIT: plain Python, as njit gives
+            return func
+        targetoptions = {"nopython": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **options}
+        dispatcher = CompiledOnlyDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
+        dispatcher.enable_caching()
+        return dispatcher
+
+    return decorate
+
+
+hot = _compiled_only(_nrt=False)
+"""The decorator of every function on the per-decision path that only compiled code calls:
+compiled without reference counting and without Python entry (:class:`CompiledOnlyDispatcher`).
 
 Numba otherwise increments and decrements each array argument's count on entry to and exit from
 every call it does not inline, about 60 ns a call for the table state and the rule tables
@@ -32,9 +68,19 @@ may anything it calls, so the shuffle and the cut work in place, the legal actio
 scratch array the caller passes, and the optimal player's table, a dictionary (which needs the
 counts), is consulted between calls of the loop (:func:`answer_lookup`). Only the entry points that
 allocate their scratch keep ``njit(cache=True)``."""
-hot_inline = njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 hot_entry = njit(cache=True, _nrt=False)
+""":data:`hot` for the functions Python calls too (``fresh_tables``, ``new_rounds``, ...)."""
 hot_ir = njit(cache=True, _nrt=False, inline="always")
+"""The decorator of the functions that wrap the whole round loop (``play``, the advance, a round's
+start, the step dispatch): inlined into their callers at numba's IR level, so that they are never
+compiled on their own. Numba compiles each function it does not inline with every callee's code
+linked in and optimises and generates it all again there, so each such wrapper, however small,
+cost about as much first-compile time as the whole loop (1-3 s each). Their own bodies are small
+(what they call stays a call) and each is called from one to three places (``env_play_on`` is the
+one place the vector env's step plays on), so inlining copies little. The helpers below them are
+not inlined this way: a copy in every caller of a function called from many places made the
+compile longer, not shorter (``docs/batched.md``)."""
+hot_inline = _compiled_only(_nrt=False, forceinline=True)
 """The decorator of the few functions called many times a round (the decision loop's legal list,
 decision and move; dealing, drawing and revealing a card): compiled as :data:`hot`, and marked
 for LLVM to inline into every compiled caller.
