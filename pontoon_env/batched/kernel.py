@@ -1324,8 +1324,9 @@ def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
     looked up (``NEED_LOOKUP``, the key in ``miss[t, :4]``), or the round is over.
 
     The optimal table is a dictionary, which compiled code can only touch with reference counting,
-    so the caller answers the lookup (:func:`answer_lookup`) and calls again; this loop stays free of it. ``scratch`` holds
-    the legal actions (three rows of ``MAX_LEGAL``).
+    so the caller answers the lookup (:func:`answer_lookup`, in :func:`env_play_on` and
+    :func:`play_tables`) and runs the loop again: the loop itself holds no dictionary code.
+    ``scratch`` holds the legal actions (three rows of ``MAX_LEGAL``).
     """
     kinds = scratch[0]
     lows = scratch[1]
@@ -1711,7 +1712,8 @@ def _pay_out(st, ep, t):
 @hot_ir
 def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, scratch):
     """Play on until the learner decides, an external seat decides, the episode ends, or an optimal
-    player's move is to be looked up (``NEED_LOOKUP``: answer it and call again, see :func:`play`)."""
+    player's move is to be looked up (``NEED_LOOKUP``: answered by :func:`env_play_on`, which calls
+    this again)."""
     while True:
         play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
         if need[t] == NEED_LOOKUP or need[t] == NEED_ERROR:
