@@ -185,13 +185,10 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             i = int(np.flatnonzero(~legal_now)[0])
             raise IllegalActionError(f"table {i}: {self._illegal_message(i, int(ids[i]))}")
         messages = {int(i): self._illegal_message(int(i), int(ids[i])) for i in np.flatnonzero(~legal_now)}
-        e = self.engine
         self._take_back_final()
         # One compiled pass does the whole step at every table whose seats all play natively; the
         # few that wait for Python (a callback seat, a missing optimal key) are finished below.
-        kn.env_step(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ecfg, self.ep, e.pol, e.seat_pol,
-                    self.opp_pol, e.optimal.moves, e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level,
-                    self._obs, self._mask, self._final, self._valid, self._ended, self._stage, False, self._start)
+        self._compiled_pass(ids, self._stage, begin=False)
         if (self._stage != kn.STAGE_DONE).any():
             self._finish_waiting()
         valid, ended = self._valid, self._ended
@@ -268,20 +265,25 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         """Start an episode at the tables ``idx`` (on a fresh table where ``fresh``) and write their
         observations and masks: the compiled pass (:func:`kernel.env_step` with ``begin``) does
         it all at the tables whose seats play natively, the rest are driven here and written after."""
-        e = self.engine
-        start = self._start
-        start[:] = kn.START_NONE
-        start[idx] = np.where(fresh, kn.START_FRESH, kn.START_KEEP)
+        self._start[:] = kn.START_NONE
+        self._start[idx] = np.where(fresh, kn.START_FRESH, kn.START_KEEP)
         stage = self._begin_stage
-        kn.env_step(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ecfg, self.ep, e.pol, e.seat_pol,
-                    self.opp_pol, e.optimal.moves, e.miss, e.need, self._no_ids, e.slot_kind, e.slot_type,
-                    e.slot_level, self._obs, self._mask, self._final, self._valid, self._ended, stage, True, start)
+        self._compiled_pass(self._no_ids, stage, begin=True)
         waiting = np.asarray(idx)[stage[idx] != kn.STAGE_DONE]
         self._drive()
         if waiting.size:
             write = np.full(self.num_envs, kn.WRITE_NONE, dtype=np.int8)
             write[waiting] = kn.WRITE_LIVE
             self._outputs(write)
+
+    def _compiled_pass(self, ids: np.ndarray, stage: np.ndarray, begin: bool) -> None:
+        """:func:`kernel.env_step` over every table: the learner's ``ids`` applied, or with ``begin``
+        the episodes of ``self._start`` started (``ids`` unread). The same argument types either
+        way, so numba compiles it once."""
+        e = self.engine
+        kn.env_step(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ecfg, self.ep, e.pol, e.seat_pol,
+                    self.opp_pol, e.optimal.moves, e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level,
+                    self._obs, self._mask, self._final, self._valid, self._ended, stage, begin, self._start)
 
     def _drive(self) -> None:
         """Answer the tables waiting for an optimal-table key or a callback seat until every table
