@@ -9,7 +9,7 @@ from pontoon_env import PRESETS, Action, ActionKind, IllegalActionError, Phase, 
 from pontoon_env.game.cards import CARD_RANK, parse_card
 from pontoon_env.encoding import ActionTable, ObservationEncoder
 import pontoon_env.encoding as encoding_module
-from pontoon_env.game.observation import observe
+from pontoon_env.game.observation import HIDDEN, observe
 
 PAGAT_NAMES = [
     "stake:1",
@@ -400,3 +400,23 @@ def test_memos_cleared_at_their_bound_still_encode_like_the_reference(monkeypatc
     monkeypatch.setattr(encoding_module, "_CACHE_BOUND", 1)
     for encoder, view in random_play_views("pagat", 3, rounds=10, seed=7):
         assert encoder.encode(view).tobytes() == reference_encode(encoder, view).tobytes()
+
+
+def test_every_piece_is_capped_at_its_highs_like_the_reference():
+    # encode() caps each cached piece when it builds it instead of the joined vector: a hand-made
+    # view past every cap (table chips, another player's hand, the banker's hidden cards, the
+    # others' summed ranks) must give the reference's bytes, each capped value at its field's high.
+    encoder = ObservationEncoder(make_rules("pagat"), 3)
+    game = game_at("pagat", ["10S", "9C", "7H", "8D", "6S", "5C"], players=2)
+    view = observe(game, 1)
+    players = tuple(
+        (seat, tuple(hand._replace(stake=10**9, buys=40, shoot=10**9) for hand in hands)) for seat, hands in view.players
+    )
+    banker = (view.banker_hands[0]._replace(cards=(HIDDEN,) * 7),)
+    odd = view._replace(players=players, banker_hands=banker, kitty=10**9, shoot_room=10**9, cards_in_pack=10**6)
+    vector = encoder.encode(odd)
+    assert vector.tobytes() == reference_encode(encoder, odd).tobytes()
+    assert vector.flags.writeable  # a vector of its own: the caller may change it
+    assert np.all(vector <= encoder.high) and np.all(vector >= encoder.low)
+    for name in ("table.kitty", "table.shoot_room", "table.cards_in_pack", "banker.hidden", "seat[1].hand[0].stake"):
+        assert field(encoder, vector, name)[0] == field(encoder, encoder.high, name)[0], name
