@@ -76,3 +76,28 @@ def test_non_native_policies_stay_external():
     engine.new_round()
     assert (engine.play() == 2).all()  # the stake of seat 2 (external) is awaited
     assert np.array_equal(engine.current_seats(), [2, 2])
+
+
+def test_the_optimal_table_keeps_every_move_as_it_grows() -> None:
+    # The compiled code reads the optimal moves from an open-addressing table that Python fills
+    # and doubles: every key put must read back (through get and through the row the compiled lookup reads),
+    # keys that collide in the low bits included, and an unknown key must read as missing.
+    from pontoon_env.batched import kernel as kn
+    from pontoon_env.batched.policies import OptimalTable
+
+    table = OptimalTable()
+    rng = np.random.default_rng(3)
+    keys = {(int(a), int(b), int(c), int(d)) for a, b, c, d in rng.integers(0, 1 << 36, size=(3000, 4))}
+    keys |= {(i * table.INITIAL_ROWS, 0, 0, 0) for i in range(50)}  # same low bits of the first part
+    moves = {key: index % 6 for index, key in enumerate(sorted(keys))}
+    for key, move in moves.items():
+        table.put(key, move)
+    assert len(table) == len(moves) and len(table.moves) >= 2 * len(moves)
+    assert all(table.get(key) == move for key, move in moves.items())
+    assert table.get((5, 5, 5, 5)) is None
+    for key in list(moves)[:20]:  # the row the compiled lookup reads (the same function)
+        assert table.moves[kn.optimal_row(table.moves, *key), kn.OPT_KEY_WIDTH] == moves[key]
+    table.put(next(iter(moves)), 5)  # a key put again keeps one row
+    assert len(table) == len(moves)
+    with pytest.raises(ValueError, match="optimal table key"):
+        table.put((-1, 0, 0, 0), 0)

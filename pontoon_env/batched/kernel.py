@@ -65,8 +65,8 @@ Numba otherwise increments and decrements each array argument's count on entry t
 every call it does not inline, about 60 ns a call for the table state and the rule tables
 (measured), more than the work of most calls. A function compiled this way may not allocate, nor
 may anything it calls, so the shuffle and the cut work in place, the legal actions live in a
-scratch array the caller passes, and the optimal player's table, a dictionary (which needs the
-counts), is consulted between calls of the loop (:func:`answer_lookup`). Only the entry points that
+scratch array the caller passes, and the optimal player's table is consulted between calls of the
+loop (:func:`answer_lookup`). Only the entry points that
 allocate their scratch keep ``njit(cache=True)``."""
 hot_entry = njit(cache=True, _nrt=False)
 """:data:`hot` for the functions Python calls too (``fresh_tables``, ``new_rounds``, ...)."""
@@ -1323,9 +1323,9 @@ def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
     """Let native seats decide until an external seat is to act, an optimal player needs its move
     looked up (``NEED_LOOKUP``, the key in ``miss[t, :4]``), or the round is over.
 
-    The optimal table is a dictionary, which compiled code can only touch with reference counting,
-    so the caller answers the lookup (:func:`answer_lookup`, in :func:`env_play_on` and
-    :func:`play_tables`) and runs the loop again: the loop itself holds no dictionary code.
+    The caller answers the lookup (:func:`answer_lookup`, in :func:`env_play_on` and
+    :func:`play_tables`) and runs the loop again, or returns ``NEED_MISS`` to Python for the solver
+    (the table was a typed dictionary, which compiled code touches only with reference counting).
     ``scratch`` holds the legal actions (three rows of ``MAX_LEGAL``).
     """
     kinds = scratch[0]
@@ -1355,16 +1355,40 @@ def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
     need[t] = NEED_ERROR if st.tab[t, TB_ERROR] else NEED_NONE
 
 
-@njit(cache=True)
+OPT_KEY_WIDTH = 4
+"""The optimal table's rows: the four parts of a key (:func:`optimal_key`), then the move code
+(``OPT_EMPTY`` for a free row)."""
+OPT_EMPTY = -1
+
+
+@hot_entry
+def optimal_row(optimal, k0, k1, k2, k3):
+    """The row of the optimal table (an open-addressing hash table: a power-of-two number of rows,
+    at most half of them used, :class:`~pontoon_env.batched.policies.OptimalTable`) that holds the
+    key, or the free row where it goes. Python's insertions and the compiled lookups both call it.
+
+    The hash is a sum of small products: every part of a key is non-negative and below 2**40
+    (chips and the packed small fields), so it never overflows and needs no fixed-width
+    arithmetic."""
+    mask = optimal.shape[0] - 1
+    i = ((k0 ^ (k0 >> 17)) * 31 + k1 * 1000003 + k2 * 10007 + k3 * 101) & mask
+    while optimal[i, OPT_KEY_WIDTH] != OPT_EMPTY and not (
+        optimal[i, 0] == k0 and optimal[i, 1] == k1 and optimal[i, 2] == k2 and optimal[i, 3] == k3
+    ):
+        i = (i + 1) & mask
+    return i
+
+
+@hot
 def answer_lookup(optimal, miss, need, t):
     """Answer a table's ``NEED_LOOKUP`` from the optimal table: the move goes to ``miss[t,
     MISS_MOVE]`` for the loop to use when it resumes (True), or the table waits with
     ``NEED_MISS`` for the key to be solved (False)."""
-    key = (miss[t, 0], miss[t, 1], miss[t, 2], miss[t, 3])
-    if key not in optimal:
+    move = optimal[optimal_row(optimal, miss[t, 0], miss[t, 1], miss[t, 2], miss[t, 3]), OPT_KEY_WIDTH]
+    if move == OPT_EMPTY:
         need[t] = NEED_MISS
         return False
-    miss[t, MISS_MOVE] = optimal[key] + 1
+    miss[t, MISS_MOVE] = move + 1
     return True
 
 
@@ -1760,7 +1784,7 @@ def env_advance(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, sc
         _start_round(st, rt, cfg, ep, t)
 
 
-@njit(cache=True, inline="always")  # the optimal table is a typed dict: it needs numba's runtime
+@njit(cache=True, inline="always")
 def env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch):
     """:func:`env_advance`, answering each optimal player's lookup from ``optimal`` and playing on,
     until the table waits for something else (a decision, a missing key, the episode's end).

@@ -19,8 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from pontoon_env.batched import kernel as kn
 from pontoon_env.game.cards import VALUES
@@ -64,9 +62,45 @@ def _random_row() -> np.ndarray:
 class OptimalTable:
     """The optimal players' moves by key (see the module docstring), shared by a whole engine."""
 
+    INITIAL_ROWS = 1024
+
     def __init__(self) -> None:
-        self.moves = Dict.empty(key_type=types.UniTuple(types.int64, 4), value_type=types.int64)
+        self.moves = self._empty(self.INITIAL_ROWS)
+        """The table the compiled code reads (:func:`~pontoon_env.batched.kernel.optimal_row`):
+        one row per key, its four parts then the move code; replaced by a larger one as it fills,
+        so read it afresh for every call. It was a numba typed dictionary, whose hashing code was
+        about 2 s of the kernel's first compile."""
+        self.size = 0
         self.players: list[Any] = []
+
+    @staticmethod
+    def _empty(rows: int) -> np.ndarray:
+        return np.full((rows, kn.OPT_KEY_WIDTH + 1), kn.OPT_EMPTY, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def get(self, key: tuple[int, int, int, int]) -> int | None:
+        """The move code of ``key``, or ``None`` if it has not been solved."""
+        move = int(self.moves[kn.optimal_row(self.moves, *(int(part) for part in key)), kn.OPT_KEY_WIDTH])
+        return None if move == kn.OPT_EMPTY else move
+
+    def put(self, key: tuple[int, int, int, int], move: int) -> None:
+        """Store ``move`` under ``key``, doubling the table first if that would fill over half of it
+        (linear probing stays short, and a free row always ends a search)."""
+        parts = tuple(int(part) for part in key)
+        if any(not 0 <= part < 1 << 40 for part in parts):
+            raise ValueError(f"optimal table key: expected four parts in 0..2**40, got {parts}")
+        if 2 * (self.size + 1) > len(self.moves):
+            old = self.moves[self.moves[:, kn.OPT_KEY_WIDTH] != kn.OPT_EMPTY]
+            self.moves = self._empty(2 * len(self.moves))
+            for row in old:
+                self.moves[kn.optimal_row(self.moves, *(int(part) for part in row[:4]))] = row
+        row = kn.optimal_row(self.moves, *parts)
+        if self.moves[row, kn.OPT_KEY_WIDTH] == kn.OPT_EMPTY:
+            self.size += 1
+        self.moves[row, : kn.OPT_KEY_WIDTH] = parts
+        self.moves[row, kn.OPT_KEY_WIDTH] = move
 
     def register(self, policy: Any) -> int:
         """The id of an :class:`agents.optimal.OptimalPlayer` in this table (one per solution)."""
@@ -109,7 +143,7 @@ class OptimalTable:
         )
         code = {"stick": kn.OPT_STICK, "twist": kn.OPT_TWIST, "buy_min": kn.OPT_BUY_MIN, "buy_max": kn.OPT_BUY_MAX,
                 "double": kn.OPT_DOUBLE, "split": kn.OPT_SPLIT}[move]
-        self.moves[(int(key[0]), int(key[1]), int(key[2]), int(key[3]))] = code
+        self.put(key, code)
 
 
 def native_rows(policy: Any, optimal: OptimalTable) -> tuple[np.ndarray, np.ndarray] | None:
