@@ -426,13 +426,6 @@ _MULTISET_WEIGHT: tuple[int, ...] = (
 counts face-down cards. What a hand's cards say in an observation (rank counts, hidden cards,
 card count, total, softness) depends on that multiset only, not on the cards' order or suits."""
 
-_SHOWN_BITS = 16
-_SHOWN_MASK = (1 << _SHOWN_BITS) - 1
-_SHOWN_WEIGHT: tuple[int, ...] = tuple(1 << (_SHOWN_BITS * rank) for rank in range(RANKS))
-"""Per rank, a weight whose sum over cards is their multiset of ranks (16 bits of count per rank:
-a pack holds at most 32 of a rank), so the others' visible cards are summed with one addition per
-hand and their encoded counts looked up by that sum."""
-
 _CACHE_BOUND = 50_000
 """Entries each of an encoder's memos of encoded pieces may hold before it is cleared."""
 
@@ -453,14 +446,6 @@ def _float32_bytes(values: list[float]) -> bytes:
     except OverflowError:
         with np.errstate(over="ignore"):  # inf on purpose: the encoder caps it at the field's high
             return np.array(values, dtype=np.float32).tobytes()
-
-
-def _capped(values: list[float], highs: list[float]) -> list[float]:
-    """``values`` each capped at its field's high (NaN kept, as ``np.minimum`` keeps it). Every
-    piece of :meth:`ObservationEncoder.encode` is capped when it is built, so the joined vector
-    needs no pass of its own: the highs are exact in float32, so capping before the conversion
-    gives the bytes capping after it would."""
-    return [high if value > high else value for value, high in zip(values, highs)]
 
 
 class ObservationEncoder:
@@ -637,18 +622,6 @@ class ObservationEncoder:
         self._table, self._own, self._banker, self._others, self._seats = (
             block.start for block in self.blocks
         )
-        # The highs of each piece encode() joins (a piece is capped when it is built).
-        highs = high.tolist()
-        seen_at = PHASES + 3
-        card_fields = RANKS + 4  # ranks, hidden, num_cards, total, soft
-        self._seen_high = highs[seen_at : seen_at + RANKS]
-        self._chips_high = highs[seen_at + RANKS : seen_at + RANKS + 4]
-        self._own_head_high = highs[self._own : self._own + 2 + card_fields]
-        self._own_tail_high = highs[self._own + 2 + card_fields : self._own + self._own_stride]
-        self._banker_head_high = highs[self._banker : self._banker + 1 + card_fields]
-        self._ranks_high = highs[self._others : self._others + RANKS]
-        other_at = self._seats + seat_header
-        self._other_high = highs[other_at : other_at + self._other_hand_stride]
         self._hand_values: dict[HandView, Any] = {}
         """Another seat's hand's encoded bytes and the ranks of its visible cards, by view (a hand's
         encoding depends on nothing else, and the others' hands repeat from one decision to the next)."""
@@ -663,6 +636,7 @@ class ObservationEncoder:
         # a dozen small slices into a numpy array, each from a Python list, cost more than the rest.
         # Seat headers (flags, squashed chips) and rank counts are small numbers: plain packers.
         self._header_struct = struct.Struct(f"={seat_header}f")
+        self._ranks_struct = struct.Struct(f"={RANKS}f")
         # A rank's count (seen since the shuffle, or shown in the others' hands) as float32 bytes,
         # scaled: 0 .. 4 x decks, all a pack holds. Joined per rank, they are the packed block.
         counts = range(4 * rules.decks + 1)
@@ -671,13 +645,7 @@ class ObservationEncoder:
         # The seen ranks' and the others' summed ranks' bytes by their counts: they change a few
         # times a round, and a look-up costs a tenth of joining 13 pieces.
         self._seen_bytes: dict[tuple[int, ...], bytes] = {}
-        self._ranks_bytes: dict[int, bytes] = {}
-        self._seat_headers: dict[int, bytes] = {}
-        """Another seat's header bytes by ``chips * 4 + is_banker * 2 + in_round``."""
-        self._slot_seats: tuple[tuple[int, ...], ...] = tuple(
-            tuple((seat + slot) % num_seats for slot in range(1, num_seats)) for seat in range(num_seats)
-        )
-        """Per observing seat, the seats of slots 1, 2 ... (the next seats to its left)."""
+        self._ranks_bytes: dict[tuple[int, ...], bytes] = {}
         self._no_ranks = bytes(4 * RANKS)
         # An own hand's ``present`` and ``active`` flags and what its cards say, as bytes, by the
         # multiset of ranks and hidden cards (:data:`_MULTISET_WEIGHT`: all that piece depends on),
@@ -686,8 +654,7 @@ class ObservationEncoder:
         self._own_idle: dict[int, bytes] = {}
         self._banker_cards: dict[int, bytes] = {}
         # stake, initial, last_buy, buys, twisted, doubled, split, shoot, done, bust, declared
-        self._own_tails: dict[tuple[Any, ...], bytes] = {}
-        """An own hand's packed chips and flags by the view's fields after its cards."""
+        self._own_tail = struct.Struct("=11f")
         self._banker_tail = {
             (split, done): _float32_bytes([float(split), float(done)]) for split in (False, True) for done in (False, True)
         }
@@ -776,9 +743,8 @@ class ObservationEncoder:
         tests read values back through :meth:`index_table`, so the two cannot drift apart. The
         vector is assembled as ``float32`` bytes (``struct`` rounds as a numpy cast does): the
         pieces that take few values (the phase and flags, the seen ranks, what a hand's cards
-        say, an own hand's chips and flags, another seat's header and hand) are packed once and
-        cached, the table's chips packed per call, absent hands zeros. Each piece is capped at its
-        fields' highs when it is built (:func:`_capped`), so the joined bytes are the vector.
+        say, another seat's hand) are packed once and cached, the chips packed per call, absent
+        hands zeros.
         """
         # The table block in three pieces: the phase and the three flags and the seen ranks
         # repeat from one decision to the next (bytes built once each); the chips are packed by
@@ -797,35 +763,31 @@ class ObservationEncoder:
         chips = self._scale_chips
         balances = view.balances
         x = balances[view.seat] / self._balance_unit
-        pack_high, kitty_high, room_high, _ = self._chips_high
-        in_pack, kitty, room = view.cards_in_pack * self._scale_pack, view.kitty * chips, view.shoot_room * chips
         parts = [
             flags,
             seen_bytes,
-            _float32_bytes([pack_high if in_pack > pack_high else in_pack, kitty_high if kitty > kitty_high else kitty,
-                            room_high if room > room_high else room, x / (1.0 + abs(x))]),
+            _float32_bytes([view.cards_in_pack * self._scale_pack, view.kitty * chips, view.shoot_room * chips,
+                            x / (1.0 + abs(x))]),
         ]
 
         # Own and banker hands: the flags before the cards with what the cards say (cached by the
         # cards: a memo of whole hand views missed more often than it hit), then the hand's chips.
         own = view.own_hands[: self.own_hands]
         active_hand = view.active_hand if view.to_act else -1
-        tails = self._own_tails
-        if len(tails) > _CACHE_BOUND:
-            tails.clear()
+        tail = self._own_tail
         for index, hand in enumerate(own):
             cache = self._own_active if index == active_hand else self._own_idle
             key = sum(map(_MULTISET_WEIGHT.__getitem__, hand.cards))
             head = cache.get(key)
             if head is None:
-                head = self._card_piece(cache, key, hand.cards, (1.0, float(index == active_hand)), self._own_head_high)
+                head = self._card_piece(cache, key, hand.cards, (1.0, float(index == active_hand)))
             parts.append(head)
-            # the hand's chips and flags: the view's fields after its cards, in the order packed
-            fields = hand[1:]
-            packed = tails.get(fields)
-            if packed is None:
-                packed = self._own_tail_piece(fields, hand)
-            parts.append(packed)
+            try:
+                parts.append(tail.pack(hand.stake * chips, hand.initial * chips, hand.last_buy * chips,
+                                       hand.buys / 3.0, hand.twisted, hand.doubled, hand.split, hand.shoot * chips,
+                                       hand.done, hand.bust, hand.declared))
+            except OverflowError:  # past float32's range: numpy's inf, capped below (as _float32_bytes)
+                parts.append(_float32_bytes(self._own_values(hand, False)[-11:]))
         parts.append(self._own_pad[len(own)])
         banker_hands = view.banker_hands[: self.banker_hands]
         banker_cache, banker_tail = self._banker_cards, self._banker_tail
@@ -833,7 +795,7 @@ class ObservationEncoder:
             key = sum(map(_MULTISET_WEIGHT.__getitem__, hand.cards))
             head = banker_cache.get(key)
             if head is None:
-                head = self._card_piece(banker_cache, key, hand.cards, (1.0,), self._banker_head_high)
+                head = self._card_piece(banker_cache, key, hand.cards, (1.0,))
             parts.append(head)
             parts.append(banker_tail[hand.split, hand.done])
         parts.append(self._banker_pad[len(banker_hands)])
@@ -843,45 +805,42 @@ class ObservationEncoder:
         memo = self._hand_values
         if len(memo) > _CACHE_BOUND:  # the others' hand views repeat a lot; keep their memo bounded
             memo.clear()
-        shown = 0  # the others' visible cards as one multiset (_SHOWN_WEIGHT), summed over hands
-        player_hands, banker = self.player_hands, view.banker
-        headers, other_pad = self._seat_headers, self._other_pad
-        if len(headers) > _CACHE_BOUND:
-            headers.clear()
+        counts: list[int] | None = None
+        num_seats, player_hands, banker = self.num_seats, self.player_hands, view.banker
+        header, other_pad, unit = self._header_struct, self._other_pad, self._balance_unit
         in_round: dict[int, tuple[HandView, ...]] = dict(view.players)
-        for seat in self._slot_seats[view.seat]:  # slot k: the k-th seat to this seat's left
+        for slot in range(1, num_seats):  # slot k: the k-th seat to this seat's left
+            seat = (view.seat + slot) % num_seats
             hands = in_round.get(seat, ())
-            # the seat's header (banker flag, in the round, squashed chips) by those three values,
-            # folded into one int: chips change once a round, so the header repeats
-            header_key = balances[seat] * 4 + (seat == banker) * 2 + (hands != ())
-            head = headers.get(header_key)
-            if head is None:
-                head = self._seat_header(header_key, seat == banker, hands != (), balances[seat])
-            parts.append(head)
+            chips_x = balances[seat] / unit  # _squash written out: once per seat per step
+            parts.append(header.pack(seat == banker, bool(hands), chips_x / (1.0 + abs(chips_x))))
             if not hands:
                 parts.append(other_pad[0])
                 continue
-            if len(hands) > player_hands:
-                hands = hands[:player_hands]
+            hands = hands[:player_hands]
             for hand in hands:
-                # with its bytes, the multiset of the hand's visible cards (for the summed counts)
+                # with its bytes, the ranks of the hand's visible cards (for the summed counts)
                 entry = memo.get(hand)
                 if entry is None:
                     entry = memo[hand] = (
-                        _float32_bytes(_capped(self._other_values(hand), self._other_high)),
-                        sum(_SHOWN_WEIGHT[CARD_RANK[card]] for card in hand.cards if card != HIDDEN),
+                        _float32_bytes(self._other_values(hand)),
+                        [CARD_RANK[card] for card in hand.cards if card != HIDDEN],
                     )
                 parts.append(entry[0])
-                shown += entry[1]
+                if entry[1]:
+                    if counts is None:
+                        counts = [0] * RANKS
+                    for rank in entry[1]:
+                        counts[rank] += 1
             parts.append(other_pad[len(hands)])
-        if shown:
-            ranks_bytes = self._ranks_bytes.get(shown)
+        if counts is not None:
+            ranks_key = tuple(counts)
+            ranks_bytes = self._ranks_bytes.get(ranks_key)
             if ranks_bytes is None:
-                ranks_bytes = self._ranks_piece(shown)
+                ranks_bytes = self._ranks_piece(ranks_key)
             parts[ranks_at] = ranks_bytes
-        # Every piece was capped at its highs when built, and every value is >= its low by
-        # construction; the bytearray makes the vector a new, writable array of its own.
-        return np.frombuffer(bytearray(b"".join(parts)), dtype=_FLOAT32)
+        # chips beyond the caps; every value is >= its low by construction (a new, owned array)
+        return np.minimum(np.frombuffer(b"".join(parts), dtype=_FLOAT32), self.high)
 
     def _seen_piece(self, seen_ranks: tuple[int, ...]) -> bytes:
         """The seen ranks' bytes, kept in their memo (bounded like the others)."""
@@ -890,43 +849,26 @@ class ObservationEncoder:
         try:  # each count's bytes from a table: no per-count arithmetic
             piece = b"".join(map(self._seen_count_bytes.__getitem__, seen_ranks))
         except IndexError:  # more of a rank than the pack holds: not from the engine, but encode it
-            piece = _float32_bytes(_capped([count * self._scale_seen for count in seen_ranks], self._seen_high))
+            piece = _float32_bytes([count * self._scale_seen for count in seen_ranks])
         self._seen_bytes[seen_ranks] = piece
         return piece
 
-    def _ranks_piece(self, shown: int) -> bytes:
-        """The other players' summed visible ranks (a :data:`_SHOWN_WEIGHT` sum) as bytes, kept in
-        their memo."""
+    def _ranks_piece(self, counts: tuple[int, ...]) -> bytes:
+        """The other players' summed visible ranks as bytes, kept in their memo."""
         if len(self._ranks_bytes) > _CACHE_BOUND:
             self._ranks_bytes.clear()
-        counts = [(shown >> (_SHOWN_BITS * rank)) & _SHOWN_MASK for rank in range(RANKS)]
         try:
             piece = b"".join(map(self._quarter_bytes.__getitem__, counts))
         except IndexError:  # as for the seen ranks: more of a rank than the pack holds
-            piece = _float32_bytes(_capped([count * 0.25 for count in counts], self._ranks_high))
-        self._ranks_bytes[shown] = piece
+            piece = self._ranks_struct.pack(*[count * 0.25 for count in counts])
+        self._ranks_bytes[counts] = piece
         return piece
 
-    def _own_tail_piece(self, fields: tuple[Any, ...], hand: HandView) -> bytes:
-        """An own hand's chips and flags (the fields after its cards) as bytes, kept in their memo
-        under ``fields``."""
-        piece = self._own_tails[fields] = _float32_bytes(
-            _capped(self._own_values(hand, False)[-11:], self._own_tail_high))
-        return piece
-
-    def _seat_header(self, key: int, is_banker: bool, in_round: bool, chips: int) -> bytes:
-        """Another seat's header (banker flag, in the round, squashed chips) as bytes, kept in the
-        headers' memo under ``key``."""
-        piece = self._seat_headers[key] = self._header_struct.pack(is_banker, in_round, self._squash(chips))
-        return piece
-
-    def _card_piece(
-        self, cache: dict[int, bytes], key: int, cards: tuple[int, ...], head: tuple[float, ...], highs: list[float]
-    ) -> bytes:
+    def _card_piece(self, cache: dict[int, bytes], key: int, cards: tuple[int, ...], head: tuple[float, ...]) -> bytes:
         """``head`` and :meth:`_card_values` of ``cards`` as bytes, kept in ``cache`` under ``key``."""
         if len(cache) > _CACHE_BOUND:  # a few thousand rank multisets occur; a bound all the same
             cache.clear()
-        piece = cache[key] = _float32_bytes(_capped([*head, *self._card_values(cards)], highs))
+        piece = cache[key] = _float32_bytes([*head, *self._card_values(cards)])
         return piece
 
     def _squash(self, chips: int) -> float:
