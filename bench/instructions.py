@@ -1,0 +1,136 @@
+"""Machine instructions per ``Pontoon-v0`` step, next to a ``Blackjack-v1`` step, counted by valgrind.
+
+::
+
+    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts]
+
+Timings on a shared machine move by 5-15% from one run to the next (``bench/engine.py`` reads
+ratios of paired chunks for that reason), more than most single changes to the step path gain.
+Instructions executed do not move: this script runs the same loops as ``bench/engine.py``
+(``Pontoon-v0`` with random legal actions and the default scripted opponents; ``Blackjack-v1``
+with random actions, both through ``gym.make``'s wrappers) under valgrind's ``callgrind`` with a
+fixed ``PYTHONHASHSEED`` and seeds, twice each (a short and a long run, so the interpreter's start
+and the imports cancel), and prints the instructions of one step and their ratio to a
+``Blackjack-v1`` step. Two versions of the code compare exactly: ``PYTHONPATH=/tmp/old python
+/tmp/old/bench/instructions.py`` beside this checkout's.
+
+Instructions are not time: the step's targets (``bench/engine.py``) are in time, and a step whose
+memory use misses the caches more takes longer for the same count (on 2026-12-06 the 4-player step
+was 1.88 Blackjack-v1 steps in instructions and 2.14-2.2 in time). ``--parts`` also counts the step
+with the learner's encoding replaced by a stored vector and with its whole observation (the seat's
+view and its encoding) replaced, so their shares of the step are read off the differences.
+
+Needs ``valgrind`` on the ``PATH`` (``apt-get install valgrind``); it takes about a minute per
+measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script from a checkout
+sys.path.insert(0, str(ROOT / "bench"))
+
+MODES = ("full", "no_encode", "no_observation")
+"""What the learner's observation costs: all of it, no encoding (a stored vector), none at all."""
+WARM_STEPS = 200
+"""Steps (Blackjack-v1: episodes) of the short run; the long run adds ``--steps`` to them."""
+
+
+def child(mode: str, players: int, steps: int) -> int:
+    """Run ``steps`` steps of ``mode`` (``blackjack`` or one of :data:`MODES`); print the step count."""
+    if mode == "blackjack":
+        import gymnasium as gym
+
+        env = gym.make("Blackjack-v1")
+        env.action_space.seed(0)
+        env.reset(seed=0)
+        taken = 0
+        for _ in range(steps):  # episodes, as bench/engine.py's Blackjack.time
+            env.reset()
+            done = False
+            while not done:
+                _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+                taken += 1
+                done = terminated or truncated
+        print(taken)
+        return 0
+    from engine import PontoonSteps  # bench/engine.py: the same loop as the timed one
+
+    table = PontoonSteps(players, 0)
+    env = table.env.unwrapped
+    if mode != "full":
+        stored = env.encoder.encode(env._view())
+        if mode == "no_encode":
+            env.encoder.encode = lambda view: stored.copy()
+        else:
+            env._observation = lambda: stored.copy()
+    table.time(steps)
+    print(steps)
+    return 0
+
+
+def instructions(mode: str, players: int, steps: int) -> tuple[int, int]:
+    """(instructions, steps) of one run of :func:`child` under callgrind."""
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
+               "--child", mode, str(players), str(steps)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    counted = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+    if done.returncode != 0 or counted is None:
+        raise SystemExit(f"bench/instructions.py: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return int(counted.group(1)), int(done.stdout.split()[-1])
+
+
+def per_step(mode: str, players: int, steps: int) -> float:
+    """Instructions of one step: the long run's less the short run's, over the steps between."""
+    short, short_steps = instructions(mode, players, WARM_STEPS)
+    long, long_steps = instructions(mode, players, WARM_STEPS + steps)
+    return (long - short) / (long_steps - short_steps)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python bench/instructions.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[1, 4], help="table sizes (players besides the banker)")
+    parser.add_argument("--steps", type=int, default=3000, help="steps (Blackjack-v1: episodes) measured")
+    parser.add_argument("--parts", action="store_true", help="also count the step without the learner's encoding "
+                        "and without its observation")
+    parser.add_argument("--child", nargs=3, metavar=("MODE", "PLAYERS", "STEPS"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return child(args.child[0], int(args.child[1]), int(args.child[2]))
+    if any(players < 1 or players > 9 for players in args.players):
+        parser.error(f"--players: expected table sizes in 1..9, got {args.players}")
+    if args.steps < 1:
+        parser.error(f"--steps: expected a positive number, got {args.steps}")
+    if shutil.which("valgrind") is None:
+        print("bench/instructions.py: valgrind is not on the PATH (install it, e.g. apt-get install valgrind)",
+              file=sys.stderr)
+        return 2
+    blackjack = per_step("blackjack", 1, args.steps)
+    print(f"instructions per step (callgrind, PYTHONHASHSEED=0, {args.steps} steps after {WARM_STEPS}; "
+          "Python and imports cancel)")
+    print(f"  Blackjack-v1 (random)                  : {blackjack:12,.0f}")
+    for players in args.players:
+        full = per_step("full", players, args.steps)
+        print(f"  Pontoon-v0, {players} player{'s' if players > 1 else ' '}: {full:12,.0f}   ratio to a Blackjack-v1 "
+              f"step {full / blackjack:.2f}")
+        if args.parts:
+            no_encode = per_step("no_encode", players, args.steps)
+            no_observation = per_step("no_observation", players, args.steps)
+            print(f"    the learner's encoding   {full - no_encode:10,.0f} ({(full - no_encode) / full:.0%} of the step)")
+            print(f"    the learner's seat view  {no_encode - no_observation:10,.0f} "
+                  f"({(no_encode - no_observation) / full:.0%})")
+            print(f"    the rest of the step     {no_observation:10,.0f} ({no_observation / full:.0%})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
