@@ -123,6 +123,8 @@ class Blackjack:
         self.env = gym.make("Blackjack-v1")
         self.env.action_space.seed(seed)
         self.env.reset(seed=seed)
+        self.steps = 0
+        """Steps taken so far (``bench/instructions.py`` counts per step)."""
 
     def time(self, episodes: int) -> tuple[float, float]:
         """(seconds per episode, seconds per step) over ``episodes`` episodes."""
@@ -137,6 +139,7 @@ class Blackjack:
                 steps += 1
                 done = terminated or truncated
         elapsed = time.perf_counter() - started
+        self.steps += steps
         return elapsed / episodes, elapsed / steps
 
 

@@ -46,24 +46,13 @@ WARM_STEPS = 200
 
 def child(mode: str, players: int, steps: int) -> int:
     """Run ``steps`` steps of ``mode`` (``blackjack`` or one of :data:`MODES`); print the step count."""
+    from engine import Blackjack, PontoonSteps  # bench/engine.py: the same loops as the timed ones
+
     if mode == "blackjack":
-        import gymnasium as gym
-
-        env = gym.make("Blackjack-v1")
-        env.action_space.seed(0)
-        env.reset(seed=0)
-        taken = 0
-        for _ in range(steps):  # episodes, as bench/engine.py's Blackjack.time
-            env.reset()
-            done = False
-            while not done:
-                _, _, terminated, truncated, _ = env.step(env.action_space.sample())
-                taken += 1
-                done = terminated or truncated
-        print(taken)
+        reference = Blackjack(0)
+        reference.time(steps)  # episodes, each of one or more steps
+        print(reference.steps)
         return 0
-    from engine import PontoonSteps  # bench/engine.py: the same loop as the timed one
-
     table = PontoonSteps(players, 0)
     env = table.env.unwrapped
     if mode != "full":

@@ -95,7 +95,7 @@ class OptimalTable:
             old = self.moves[self.moves[:, kn.OPT_KEY_WIDTH] != kn.OPT_EMPTY]
             self.moves = self._empty(2 * len(self.moves))
             for row in old:
-                self.moves[kn.optimal_row(self.moves, *(int(part) for part in row[:4]))] = row
+                self.moves[kn.optimal_row(self.moves, *(int(part) for part in row[: kn.OPT_KEY_WIDTH]))] = row
         row = kn.optimal_row(self.moves, *parts)
         if self.moves[row, kn.OPT_KEY_WIDTH] == kn.OPT_EMPTY:
             self.size += 1
