@@ -6,17 +6,18 @@
 
 Timings on a shared machine move by 5-15% from one run to the next (``bench/engine.py`` reads
 ratios of paired chunks for that reason), more than most single changes to the step path gain.
-Instructions executed do not move: this script runs the same loops as ``bench/engine.py``
+Instructions executed move far less (a whole step's count within 1-3% between invocations):
+this script runs the same loops as ``bench/engine.py``
 (``Pontoon-v0`` with random legal actions and the default scripted opponents; ``Blackjack-v1``
 with random actions, both through ``gym.make``'s wrappers) under valgrind's ``callgrind`` with a
 fixed ``PYTHONHASHSEED`` and seeds, twice each (a short and a long run, so the interpreter's start
 and the imports cancel), and prints the instructions of one step and their ratio to a
-``Blackjack-v1`` step. Two versions of the code compare exactly: ``PYTHONPATH=/tmp/old python
+``Blackjack-v1`` step. Two versions of the code compare to within that: ``PYTHONPATH=/tmp/old python
 /tmp/old/bench/instructions.py`` beside this checkout's.
 
 Instructions are not time: the step's targets (``bench/engine.py``) are in time, and a step whose
 memory use misses the caches more takes longer for the same count (on 2026-12-06 the 4-player step
-was 1.88 Blackjack-v1 steps in instructions and 2.14-2.2 in time). ``--parts`` also counts the step
+was 1.85-1.87 Blackjack-v1 steps in instructions and 2.14-2.2 in time). ``--parts`` also counts the step
 with the learner's encoding replaced by a stored vector and with its whole observation (the seat's
 view and its encoding) replaced, so their shares of the step are read off the differences.
 
@@ -40,6 +41,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 MODES = ("full", "no_encode", "no_observation")
 """What the learner's observation costs: all of it, no encoding (a stored vector), none at all."""
+_NO_ASLR = ["setarch", "-R"] if shutil.which("setarch") else []
+"""Address-space randomisation off where ``setarch`` is there: one source of variation between runs
+less (object addresses, and so the order of Python's identity-keyed sets and dicts)."""
 WARM_STEPS = 200
 """Steps (Blackjack-v1: episodes) of the short run; the long run adds ``--steps`` to them."""
 
@@ -69,7 +73,7 @@ def child(mode: str, players: int, steps: int) -> int:
 def instructions(mode: str, players: int, steps: int) -> tuple[int, int]:
     """(instructions, steps) of one run of :func:`child` under callgrind."""
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
+    command = [*_NO_ASLR, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
                "--child", mode, str(players), str(steps)]
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     counted = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
