@@ -110,6 +110,11 @@ class BatchedEngine:
         self.external_policies: dict[int, Any] = {}
         self.need = np.zeros(num_tables, dtype=np.int8)
         self.miss = np.zeros((num_tables, kn.MISS_WIDTH), dtype=np.int64)
+        # Work arrays of the compiled entry points, made once (they compile without reference
+        # counting, so they may not allocate): legal-action rows, and per action id.
+        self.scratch = np.zeros((kn.SCRATCH_ROWS, kn.MAX_LEGAL), dtype=np.int64)
+        self.legal_now = np.zeros(self.slot_kind.size, dtype=np.bool_)
+        self.amounts = np.zeros(self.slot_kind.size, dtype=np.int64)
         self.generation = np.zeros(num_tables, dtype=np.int64)
         self.all = np.arange(num_tables, dtype=np.int64)
         self._seat_specs: dict[int, Any] = {}
@@ -241,7 +246,7 @@ class BatchedEngine:
         requested = idx = self._tables(tables)
         while True:
             kn.play_tables(self.state, self.rules_flat, self.cfg, idx, self.pol, self.seat_pol, self.optimal.moves,
-                           self.miss, self.need)
+                           self.miss, self.need, self.scratch)
             self.check_errors(idx)
             missing = idx[self.need[idx] == kn.NEED_MISS]
             if not missing.size:

@@ -1392,9 +1392,22 @@ def answer_lookup(optimal, miss, need, t):
     return True
 
 
-@njit(cache=True)
-def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need):
-    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+SCRATCH_ROWS = 6
+"""Rows of the ``scratch`` array the entry points that play rounds take (``[SCRATCH_ROWS,
+MAX_LEGAL]`` int64, :meth:`~pontoon_env.batched.engine.BatchedEngine` keeps one): the first three
+hold the legal actions of the loop (:func:`play`), the last three those an entry point lists for
+itself (:func:`env_step`)."""
+
+
+@hot_entry
+def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need, scratch):
+    """Play each table of ``idx`` (:func:`play`, answering the optimal player's lookups) until it
+    waits for Python or its round is over.
+
+    ``scratch`` (``[SCRATCH_ROWS, MAX_LEGAL]``) is passed in rather than allocated here so that
+    this entry point, and the loop inlined into it, compile without reference counting: with it,
+    every read of a state field in the inlined loop counted the array's references up and down,
+    11% of the scripted rounds' time (perf with a symbol map of the compiled code, one core)."""
     for i in range(idx.size):
         t = idx[i]
         while True:  # one call site: play is inlined here
@@ -1813,10 +1826,11 @@ def _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, f
     _start_round(st, rt, cfg, ep, t)
 
 
-@njit(cache=True)
-def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, kinds, amounts, learner):
-    """Apply one action per table (the learner's where ``learner``, else an external seat's) and play on."""
-    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+@hot_entry
+def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, kinds, amounts, learner,
+              scratch):
+    """Apply one action per table (the learner's where ``learner``, else an external seat's) and play on
+    (``scratch`` as for :func:`play_tables`)."""
     for i in range(idx.size):
         t = idx[i]
         apply_action(st, rt, cfg, t, kinds[i], amounts[i])
@@ -1826,10 +1840,10 @@ def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need
         env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
-@njit(cache=True)
-def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx):
-    """Play on at tables that paused for a missing optimal-table key (now solved)."""
-    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+@hot_entry
+def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, idx, scratch):
+    """Play on at tables that paused for a missing optimal-table key (now solved; ``scratch`` as
+    for :func:`play_tables`)."""
     for i in range(idx.size):
         t = idx[i]
         env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
@@ -1856,9 +1870,10 @@ the table as it is where the episode's rules allow, as :func:`_begin_table`); st
 table."""
 
 
-@njit(cache=True)
+@hot_entry
 def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, ids, slot_kind,
-             slot_type, slot_level, obs, mask, final_obs, valid, ended, stage, begin, start):
+             slot_type, slot_level, obs, mask, final_obs, valid, ended, stage, begin, start, scratch, legal_now,
+             amounts):
     """A whole vector step, one table at a time: the learner's action id checked against the legal
     ids (``valid[t]`` False when illegal, nothing applied), applied, the table played on to the
     learner's next decision; where the episode ended (or the action was illegal: the single env's
@@ -1877,13 +1892,14 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
     first decision, then its observation and mask (``stage[t]`` ``STAGE_BEGIN`` where it waits for
     Python instead); ``ids``, ``valid``, ``ended`` and the episode flags are not touched. One entry
     point for both, because numba compiles each entry point with a copy of the whole round loop
-    linked in: a separate one for the start cost about 3 s more of the first compile."""
-    kinds = np.empty(MAX_LEGAL, dtype=np.int64)
-    lows = np.empty(MAX_LEGAL, dtype=np.int64)
-    highs = np.empty(MAX_LEGAL, dtype=np.int64)
-    legal_now = np.empty(slot_kind.size, dtype=np.bool_)
-    amounts = np.zeros(slot_kind.size, dtype=np.int64)
-    scratch = np.empty((3, MAX_LEGAL), dtype=np.int64)
+    linked in: a separate one for the start cost about 3 s more of the first compile.
+
+    The work arrays come from the caller (``scratch`` as for :func:`play_tables`; ``legal_now``
+    bool and ``amounts`` int64, one entry per action id), so that the step compiles without
+    reference counting (:func:`play_tables` says what that cost)."""
+    kinds = scratch[3]
+    lows = scratch[4]
+    highs = scratch[5]
     for t in range(ids.size):
         if begin:
             if start[t] == START_NONE:

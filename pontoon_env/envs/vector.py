@@ -283,7 +283,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         e = self.engine
         kn.env_step(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, self.ecfg, self.ep, e.pol, e.seat_pol,
                     self.opp_pol, e.optimal.moves, e.miss, e.need, ids, e.slot_kind, e.slot_type, e.slot_level,
-                    self._obs, self._mask, self._final, self._valid, self._ended, stage, begin, self._start)
+                    self._obs, self._mask, self._final, self._valid, self._ended, stage, begin, self._start, e.scratch, e.legal_now,
+                    e.amounts)
 
     def _drive(self) -> None:
         """Answer the tables waiting for an optimal-table key or a callback seat until every table
@@ -300,7 +301,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             if missing.size:
                 e.solve_misses(missing)
                 kn.env_resume(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
-                              e.optimal.moves, e.miss, e.need, missing.astype(np.int64))
+                              e.optimal.moves, e.miss, e.need, missing.astype(np.int64), e.scratch)
                 continue
             waiting = np.flatnonzero(e.need == kn.NEED_CALLBACK)
             if not waiting.size:
@@ -315,7 +316,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
                 tables = waiting[pick].astype(np.int64)
                 kinds, amounts = decide_batch(e, policy, tables, seats[pick], self._rngs)
                 kn.env_apply(e.state, e.rules_flat, e.cfg, self.ecfg, self.ep, e.pol, e.seat_pol, self.opp_pol,
-                             e.optimal.moves, e.miss, e.need, tables, kinds, amounts, False)
+                             e.optimal.moves, e.miss, e.need, tables, kinds, amounts, False, e.scratch)
             if not np.isin(seats, [seat for seat, _ in self.callbacks]).any():
                 raise RuntimeError(f"table {int(waiting[0])}: seat {int(seats[0])} waits for a policy nobody drives")
 
