@@ -30,6 +30,9 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 
+# The draws run inside the kernel's loop, which is compiled without reference counting: compiled
+# with it (``_nrt=True``, numba's default), each call counted its array arguments up and down.
+
 STREAM_DECK = 1
 """Shuffles and cuts of a table's pack (and evaluation deal orders)."""
 STREAM_SEAT = 2
@@ -38,7 +41,7 @@ STREAM_ENV = 3
 """Episode-level draws of a vector environment (the learner's seat)."""
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mix64(z: np.uint64) -> np.uint64:
     """SplitMix64's finaliser: a bijective scramble of 64 bits."""
     z = (z ^ (z >> _S30)) * _M1
@@ -46,7 +49,7 @@ def mix64(z: np.uint64) -> np.uint64:
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stream_seed(seed: int, kind: int, a: int, b: int) -> np.uint64:
     """The starting state of stream ``(seed, kind, a, b)`` (all non-negative integers)."""
     h = mix64(np.uint64(seed) + _GOLDEN)
@@ -56,7 +59,7 @@ def stream_seed(seed: int, kind: int, a: int, b: int) -> np.uint64:
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64(state: np.ndarray, i: int) -> np.uint64:
     """Advance stream ``state[i]`` and return its next 64 random bits."""
     s = state[i] + _GOLDEN
@@ -64,13 +67,13 @@ def next_u64(state: np.ndarray, i: int) -> np.uint64:
     return mix64(s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bounded(state: np.ndarray, i: int, n: int) -> int:
     """A random integer in ``[0, n)`` from stream ``state[i]`` (n >= 1; one draw per call)."""
     return int(next_u64(state, i) % np.uint64(n))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_in_place(state: np.ndarray, i: int, values: np.ndarray, n: int) -> None:
     """Fisher-Yates shuffle of ``values[:n]`` from stream ``state[i]`` (last position first)."""
     for k in range(n - 1, 0, -1):
