@@ -2,7 +2,7 @@
 
 ::
 
-    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts]
+    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches]
 
 Timings on a shared machine move by 5-15% from one run to the next (``bench/engine.py`` reads
 ratios of paired chunks for that reason), more than most single changes to the step path gain.
@@ -20,6 +20,12 @@ memory use misses the caches more takes longer for the same count (on 2026-12-06
 was 1.85-1.87 Blackjack-v1 steps in instructions and 2.14-2.2 in time). ``--parts`` also counts the step
 with the learner's encoding replaced by a stored vector and with its whole observation (the seat's
 view and its encoding) replaced, so their shares of the step are read off the differences.
+
+``--caches`` runs the same loops under valgrind's ``cachegrind`` with its cache and branch
+simulation instead and prints, per step, the simulated first-level instruction- and data-cache
+misses and mispredicted branches beside a ``Blackjack-v1`` step's: where the time ratio and the
+instruction ratio differ, these say which of the two steps spends more per instruction (a model
+of a processor, not this machine's counters, which its virtual machine does not expose).
 
 Needs ``valgrind`` on the ``PATH`` (``apt-get install valgrind``); it takes about a minute per
 measurement.
@@ -82,6 +88,62 @@ def instructions(mode: str, players: int, steps: int) -> tuple[int, int]:
     return int(counted.group(1)), int(done.stdout.split()[-1])
 
 
+CACHE_EVENTS = (
+    ("I1 misses", r"I1\s+misses:\s*([\d,]+)", "first-level instruction-cache misses"),
+    ("D1 misses", r"D1\s+misses:\s*([\d,]+)", "first-level data-cache misses"),
+    ("mispredicted", r"Mispredicts:\s*([\d,]+)", "mispredicted branches"),
+    ("of them indirect", r"Mispredicts:\s*[\d,]+\s*\(\s*[\d,]+ cond \+\s*([\d,]+) ind", "mispredicted indirect branches"),
+)
+"""What ``--caches`` reads off cachegrind's summary: its label, the pattern, what it counts."""
+
+
+def simulated(mode: str, players: int, steps: int) -> tuple[dict[str, int], int]:
+    """(events of :data:`CACHE_EVENTS`, steps) of one run of :func:`child` under cachegrind with its
+    cache and branch simulation (valgrind's model of a processor, not this one's counters)."""
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    command = [*_NO_ASLR, "valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
+               "--cachegrind-out-file=/dev/null", sys.executable, __file__, "--child", mode, str(players), str(steps)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    events = read_events(done.stderr)
+    if done.returncode != 0 or events is None:
+        raise SystemExit(f"bench/instructions.py: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
+    return events, int(done.stdout.split()[-1])
+
+
+def read_events(summary: str) -> dict[str, int] | None:
+    """The events of :data:`CACHE_EVENTS` in cachegrind's summary (``None`` if one is missing)."""
+    events = {}
+    for label, pattern, _ in CACHE_EVENTS:
+        found = re.search(pattern, summary)
+        if found is None:
+            return None
+        events[label] = int(found.group(1).replace(",", ""))
+    return events
+
+
+def simulated_per_step(mode: str, players: int, steps: int) -> dict[str, float]:
+    """Each simulated event per step: the long run's less the short run's, over the steps between."""
+    short, short_steps = simulated(mode, players, WARM_STEPS)
+    long, long_steps = simulated(mode, players, WARM_STEPS + steps)
+    return {label: (long[label] - short[label]) / (long_steps - short_steps) for label in long}
+
+
+def print_caches(players_list: list[int], steps: int) -> None:
+    """The ``--caches`` table: simulated misses per step, Blackjack-v1 beside each table size."""
+    blackjack = simulated_per_step("blackjack", 1, steps)
+    print(f"simulated per step (cachegrind --cache-sim=yes --branch-sim=yes, PYTHONHASHSEED=0, {steps} steps "
+          f"after {WARM_STEPS}; valgrind's model of the caches and branch predictor, not this processor's)")
+    header = "".join(f"{label:>18}" for label, _, _ in CACHE_EVENTS)
+    print(f"  {'':24}{header}")
+    print(f"  {'Blackjack-v1 (random)':24}" + "".join(f"{blackjack[label]:18,.0f}" for label, _, _ in CACHE_EVENTS))
+    for players in players_list:
+        pontoon = simulated_per_step("full", players, steps)
+        name = f"Pontoon-v0, {players} player{'s' if players > 1 else ''}"
+        print(f"  {name:24}" + "".join(f"{pontoon[label]:18,.0f}" for label, _, _ in CACHE_EVENTS))
+        print(f"  {'  ratio to Blackjack-v1':24}"
+              + "".join(f"{pontoon[label] / blackjack[label]:18.2f}" for label, _, _ in CACHE_EVENTS))
+
+
 def per_step(mode: str, players: int, steps: int) -> float:
     """Instructions of one step: the long run's less the short run's, over the steps between."""
     short, short_steps = instructions(mode, players, WARM_STEPS)
@@ -95,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=3000, help="steps (Blackjack-v1: episodes) measured")
     parser.add_argument("--parts", action="store_true", help="also count the step without the learner's encoding "
                         "and without its observation")
+    parser.add_argument("--caches", action="store_true", help="instead, simulated cache misses and mispredicted "
+                        "branches per step (cachegrind), beside a Blackjack-v1 step's")
     parser.add_argument("--child", nargs=3, metavar=("MODE", "PLAYERS", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -107,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/instructions.py: valgrind is not on the PATH (install it, e.g. apt-get install valgrind)",
               file=sys.stderr)
         return 2
+    if args.caches:
+        print_caches(args.players, args.steps)
+        return 0
     blackjack = per_step("blackjack", 1, args.steps)
     print(f"instructions per step (callgrind, PYTHONHASHSEED=0, {args.steps} steps after {WARM_STEPS}; "
           "Python and imports cancel)")

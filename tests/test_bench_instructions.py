@@ -34,3 +34,20 @@ def test_bad_table_sizes_are_refused() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--players", "0"], capture_output=True, text=True, cwd=ROOT,
                           timeout=60)
     assert done.returncode == 2 and "--players: expected table sizes in 1..9, got [0]" in done.stderr
+
+
+def test_caches_reads_each_event_off_cachegrinds_summary() -> None:
+    """--caches reads its four events off cachegrind's summary (the format of valgrind 3.19-3.24)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import instructions
+
+    summary = """==1== I1  misses:       34,689,557
+==1== LLi misses:           30,263
+==1== D1  misses:        24,227,525  ( 21,590,548 rd   +   2,636,977 wr)
+==1== LLd misses:           477,053  (    101,012 rd   +     376,041 wr)
+==1== Branches:        401,566,875  (334,972,058 cond +  66,594,817 ind)
+==1== Mispredicts:      52,595,891  ( 25,542,592 cond +  27,053,299 ind)
+"""
+    assert instructions.read_events(summary) == {"I1 misses": 34_689_557, "D1 misses": 24_227_525, "mispredicted": 52_595_891,
+                     "of them indirect": 27_053_299}
+    assert instructions.read_events(summary.replace("Mispredicts", "Mispredicted")) is None
