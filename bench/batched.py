@@ -13,7 +13,8 @@ It prints, each with its ratio to a reference measured here and now:
    ``make_vec`` (target >= 1,000,000);
 3. a trained model's evaluation, rounds/s (batched inference) vs the reference loop (target >= 100,000);
 4. peak memory at 4096 tables, and the first-call compile time (fresh cache, target < 30 s) vs cached;
-5. how throughput grows with ``num_envs`` and with the number of players.
+5. how throughput grows with ``num_envs`` and with the number of players, and how much of a vector
+   step at 256 and at 4,096 tables is spent in the compiled pass.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -42,12 +44,13 @@ def rate(fn, seconds: float) -> tuple[float, int]:
     return count / (time.perf_counter() - started), count
 
 
-def scripted_rounds(players: int, tables: int, seconds: float) -> float:
+def scripted_batch(players: int, tables: int) -> Callable[[], int]:
+    """A function that plays one ``pagat`` round at each of ``tables`` batched tables (threshold
+    players, ``banker_threshold`` in seat 0 throughout) and returns the number of rounds."""
     from pontoon_env.batched import BatchedEngine
 
     engine = BatchedEngine("pagat", players, tables, seed=0,
                            policies=["banker_threshold"] + ["threshold"] * players)
-    engine.seat_pol[:, :, :] = engine.seat_pol  # policies set once
     st = engine.state
 
     def batch() -> int:
@@ -57,7 +60,11 @@ def scripted_rounds(players: int, tables: int, seconds: float) -> float:
         st.n_candidates[:] = 0
         return tables
 
-    return rate(batch, seconds)[0]
+    return batch
+
+
+def scripted_rounds(players: int, tables: int, seconds: float) -> float:
+    return rate(scripted_batch(players, tables), seconds)[0]
 
 
 def reference_rounds(players: int, seconds: float) -> float:
@@ -95,6 +102,40 @@ def vector_steps(num_envs: int, players: int, seconds: float) -> float:
         return num_envs
 
     return rate(batch, seconds)[0]
+
+
+def step_split(num_envs: int, players: int, seconds: float) -> tuple[float, float]:
+    """Nanoseconds per table of a vector-env step with random masked actions, all of it and the
+    part inside the compiled pass (``kernel.env_step``, timed around each call); the rest is the
+    step's Python and numpy work and the drawing of the actions."""
+    from pontoon_env.batched import kernel as kn
+    from pontoon_env.envs.vector import PontoonVectorEnv
+
+    env = PontoonVectorEnv(num_envs=num_envs, num_players=players)
+    env.reset(seed=0)
+    state = np.array([12345], dtype=np.uint64)
+    actions = np.zeros(num_envs, dtype=np.int64)
+    compiled, inside = kn.env_step, [0.0]
+
+    def timed(*args: object) -> None:
+        started = time.perf_counter()
+        compiled(*args)
+        inside[0] += time.perf_counter() - started
+
+    kn.env_step = timed  # the vector env calls it through the module
+    try:
+        for _ in range(3):  # warm
+            kn.random_legal_ids(env.action_masks(), state, actions)
+            env.step(actions)
+        inside[0], steps, started = 0.0, 0, time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            kn.random_legal_ids(env.action_masks(), state, actions)
+            env.step(actions)
+            steps += num_envs
+        wall = time.perf_counter() - started
+    finally:
+        kn.env_step = compiled
+    return wall / steps * 1e9, inside[0] / steps * 1e9
 
 
 def blackjack_steps(num_envs: int, seconds: float) -> float:
@@ -199,6 +240,9 @@ def main() -> int:
     print("5. scaling (learner steps/s, random masked actions):")
     for n in (64, 256, 1024, 4096, 16384):
         print(f"   num_envs={n:>6}, 4 players: {vector_steps(n, 4, seconds / 2):>12,.0f}")
+    for n in (256, 4096):
+        total, inside = step_split(n, 4, seconds / 2)
+        print(f"   num_envs={n:>6}, 4 players: {total:,.0f} ns a table-step, {inside:,.0f} ns of it in the compiled pass")
     for players in (1, 2, 4, 6, 9):
         print(f"   4096 tables, {players} player{'s' if players != 1 else ' '}: env steps/s {vector_steps(4096, players, seconds / 2):>12,.0f}; "
               f"scripted rounds/s {scripted_rounds(players, 4096, seconds / 2):>12,.0f}")

@@ -2,7 +2,7 @@
 
 ::
 
-    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches]
+    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches | --scripted]
 
 Timings on a shared machine move by 5-15% from one run to the next (``bench/engine.py`` reads
 ratios of paired chunks for that reason), more than most single changes to the step path gain.
@@ -26,6 +26,11 @@ simulation instead and prints, per step, the simulated first-level instruction- 
 misses and mispredicted branches beside a ``Blackjack-v1`` step's: where the time ratio and the
 instruction ratio differ, these say which of the two steps spends more per instruction (a model
 of a processor, not this machine's counters, which its virtual machine does not expose).
+
+``--scripted`` counts the batched engine's scripted rounds instead (``bench/batched.py``'s first
+figure: ``pagat``, threshold players, ``banker_threshold``), per round: what the compiled kernel
+executes, to set beside its rounds a second (a throughput target is instructions a round times
+rounds a second over the instructions a second the processor runs).
 
 Needs ``valgrind`` on the ``PATH`` (``apt-get install valgrind``); it takes about a minute per
 measurement.
@@ -52,12 +57,23 @@ _NO_ASLR = ["setarch", "-R"] if shutil.which("setarch") else []
 less (object addresses, and so the order of Python's identity-keyed sets and dicts)."""
 WARM_STEPS = 200
 """Steps (Blackjack-v1: episodes) of the short run; the long run adds ``--steps`` to them."""
+SCRIPTED_TABLES = 256
+"""Tables of a batch in ``--scripted`` (its short run plays two batches)."""
 
 
 def child(mode: str, players: int, steps: int) -> int:
     """Run ``steps`` steps of ``mode`` (``blackjack`` or one of :data:`MODES`); print the step count."""
     from engine import Blackjack, PontoonSteps  # bench/engine.py: the same loops as the timed ones
 
+    if mode == "scripted":  # batched tables (bench/batched.py's scripted loop), rounds not steps
+        from batched import scripted_batch
+
+        batch = scripted_batch(players, SCRIPTED_TABLES)
+        rounds = 0
+        while rounds < steps:
+            rounds += batch()
+        print(rounds)
+        return 0
     if mode == "blackjack":
         reference = Blackjack(0)
         reference.time(steps)  # episodes, each of one or more steps
@@ -151,6 +167,20 @@ def per_step(mode: str, players: int, steps: int) -> float:
     return (long - short) / (long_steps - short_steps)
 
 
+def print_scripted(players_list: list[int], rounds: int) -> None:
+    """The ``--scripted`` lines: instructions per round of the batched engine's scripted tables.
+
+    Numba's on-disk cache is keyed by the processor it compiled for, and valgrind presents another
+    one, so a first run under valgrind compiles the kernel for it (a few minutes, once per cache)."""
+    print(f"instructions per scripted pagat round of the batched engine (callgrind, {SCRIPTED_TABLES} tables "
+          f"a batch, {rounds} rounds after {2 * SCRIPTED_TABLES}; the compile, Python and imports cancel)")
+    for players in players_list:
+        instructions("scripted", players, SCRIPTED_TABLES)  # compiles for valgrind's processor if not cached
+        short, short_rounds = instructions("scripted", players, 2 * SCRIPTED_TABLES)
+        long, long_rounds = instructions("scripted", players, 2 * SCRIPTED_TABLES + rounds)
+        print(f"  {players} player{'s' if players > 1 else ' '} + banker: {(long - short) / (long_rounds - short_rounds):10,.0f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/instructions.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[1, 4], help="table sizes (players besides the banker)")
@@ -159,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
                         "and without its observation")
     parser.add_argument("--caches", action="store_true", help="instead, simulated cache misses and mispredicted "
                         "branches per step (cachegrind), beside a Blackjack-v1 step's")
+    parser.add_argument("--scripted", action="store_true", help="instead, instructions per scripted round of the "
+                        "batched engine (bench/batched.py's first figure), --steps rounds")
     parser.add_argument("--child", nargs=3, metavar=("MODE", "PLAYERS", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -173,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.caches:
         print_caches(args.players, args.steps)
+        return 0
+    if args.scripted:
+        print_scripted(args.players, args.steps)
         return 0
     blackjack = per_step("blackjack", 1, args.steps)
     print(f"instructions per step (callgrind, PYTHONHASHSEED=0, {args.steps} steps after {WARM_STEPS}; "

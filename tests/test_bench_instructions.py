@@ -51,3 +51,11 @@ def test_caches_reads_each_event_off_cachegrinds_summary() -> None:
     assert instructions.read_events(summary) == {"I1 misses": 34_689_557, "D1 misses": 24_227_525, "mispredicted": 52_595_891,
                      "of them indirect": 27_053_299}
     assert instructions.read_events(summary.replace("Mispredicts", "Mispredicted")) is None
+
+
+def test_scripted_child_plays_whole_batches() -> None:
+    """--scripted counts rounds of bench/batched.py's scripted loop: whole batches of 256 tables."""
+    done = subprocess.run([sys.executable, str(SCRIPT), "--child", "scripted", "2", "300"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) == 512
