@@ -6,7 +6,7 @@ A match of ``rounds`` independent rounds (a fresh table per round, the bank fixe
 (:func:`~pontoon_env.batched.rng.seat_stream_seed`). :func:`reference_match` plays it on
 :class:`~pontoon_env.PontoonGame` (``new_round(deck=order)``, seat generators
 :class:`~pontoon_env.batched.rng.CounterGenerator`), :func:`batched_match` on the batched engine,
-4096 rounds at a time, with scripted seats native and every other seat (a trained model above
+:data:`MATCH_BATCH` rounds at a time, with scripted seats native and every other seat (a trained model above
 all) asked once per step for all waiting tables (:mod:`pontoon_env.batched.callbacks`). Both
 return a :class:`MatchArrays` with the arrays of ``pontoon_tools.evaluation.MatchResult``; on the
 same seed they are equal round by round (``tests/test_batched_evaluate.py``), so paired
@@ -31,6 +31,12 @@ from pontoon_env.game.observation import observe
 from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
 
 FIELDS = ("net", "staked", "initial", "hands", "busts", "pontoons", "tricks")
+MATCH_BATCH = 2048
+"""Rounds :func:`batched_match` plays at a time (one table each). Fewer tables keep more of their
+state in the caches between the steps of a batch, more spread the model's and Python's per-call
+cost: on one pinned core (2026-12-06, 400,000 rounds of ``bench/batched.py``'s model, alternated,
+three sets) 2,048 gave 125,223-137,220 rounds/s against 109,763-125,409 for 4,096 and 121,322-
+144,859 for 1,024. A round's result does not depend on it (each round has its own streams)."""
 
 
 class MatchArrays(NamedTuple):
@@ -114,7 +120,7 @@ def layout_problem(policies: Sequence[Any]) -> str | None:
 
 
 def batched_match(rules: RulesSpec, num_players: int, policies: Sequence[Any], rounds: int, seed: int = 0, *,
-                  banker_seat: int = 0, first_round: int = 0, batch: int = 4096,
+                  banker_seat: int = 0, first_round: int = 0, batch: int = MATCH_BATCH,
                   engine: BatchedEngine | None = None) -> MatchArrays:
     """The match on the batched engine (see the module docstring); same inputs as
     :func:`reference_match` (``policies``: objects or registry specs, one per seat).
