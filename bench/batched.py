@@ -54,8 +54,7 @@ def scripted_batch(players: int, tables: int) -> Callable[[], int]:
     st = engine.state
 
     def batch() -> int:
-        engine.new_round()
-        engine.play()
+        engine.play_round()  # new_round and play in one pass
         st.banker[:] = 0  # keep seat 0 banking (as the EV tables do)
         st.n_candidates[:] = 0
         return tables

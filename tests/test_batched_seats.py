@@ -101,3 +101,26 @@ def test_the_optimal_table_keeps_every_move_as_it_grows() -> None:
     assert len(table) == len(moves)
     with pytest.raises(ValueError, match="optimal table key"):
         table.put((-1, 0, 0, 0), 0)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "casino"])
+def test_play_round_is_new_round_then_play(preset: str) -> None:
+    """play_round deals and plays in one pass: the same tables, round after round, as new_round
+    followed by play (with the optimal player's lookups, with and without stacked packs)."""
+    specs = (["banker_threshold"] if preset == "pagat" else ["casino_dealer"]) + ["threshold", "optimal", "random"]
+    one = BatchedEngine(preset, 3, 64, seed=5, policies=specs)
+    two = BatchedEngine(preset, 3, 64, seed=5, policies=specs)
+    rng = np.random.default_rng(0)
+    for round_index in range(6):
+        orders = None
+        if round_index % 3 == 2:
+            orders = np.stack([rng.permutation(one.state.pack.shape[1]) % 52 for _ in range(64)])
+        one.new_round(orders=orders)
+        need_one = one.play()
+        need_two = two.play_round(orders=orders)
+        assert np.array_equal(need_one, need_two)
+        for a, b in zip(one.state, two.state):
+            assert np.array_equal(a, b)
+    two.state.phase[3] = 1  # a table still playing its round
+    with pytest.raises(RuntimeError, match="play_round: table 3 is still playing its round"):
+        two.play_round()

@@ -153,15 +153,15 @@ def batched_match(rules: RulesSpec, num_players: int, policies: Sequence[Any], r
         st.banker[idx] = banker_seat
         st.round_banker[idx] = banker_seat
         st.seat_rng.reshape(size, seats)[:count] = seat_seeds(seed, first_round + start, count, seats)
-        engine.new_round(idx, deal_orders(seed, first_round + start, count, rules.decks))
-        _play_out(engine, idx, seed, first_round + start)
+        need = engine.play_round(idx, deal_orders(seed, first_round + start, count, rules.decks))
+        _play_out(engine, idx, need)
         _record(engine, count, start, arrays)
     return MatchArrays(**arrays, wall_s=time.perf_counter() - started)
 
 
-def _play_out(engine: BatchedEngine, idx: np.ndarray, seed: int, first_round: int) -> None:
-    """Native seats inside the kernel; external ones one call per step for all waiting tables."""
-    need = engine.play(idx)
+def _play_out(engine: BatchedEngine, idx: np.ndarray, need: np.ndarray) -> None:
+    """Play the rounds dealt at ``idx`` out (``need``: what each waits for, as :meth:`BatchedEngine.play`
+    returns it): native seats inside the kernel, external ones one call per step for all waiting tables."""
     while (need == kn.NEED_CALLBACK).any():
         waiting = idx[need == kn.NEED_CALLBACK]
         seats = engine.current_seats(waiting)

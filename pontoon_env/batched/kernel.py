@@ -1399,10 +1399,20 @@ hold the legal actions of the loop (:func:`play`), the last three those an entry
 itself (:func:`env_step`)."""
 
 
+START_NONE_ROUND, START_ROUND, START_STACKED = 0, 1, 2
+"""What :func:`play_tables` does at a table before playing: nothing (play on), deal a new round,
+or deal a new round from the pack order ``orders[i]``."""
+
+
 @hot_entry
-def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need, scratch):
+def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need, scratch, orders, start):
     """Play each table of ``idx`` (:func:`play`, answering the optimal player's lookups) until it
-    waits for Python or its round is over.
+    waits for Python or its round is over; with ``start`` (``START_*``) a new round is dealt there
+    first (from ``orders[i]`` for ``START_STACKED``), as :func:`new_rounds` does.
+
+    Dealing and playing in one pass over the tables keeps each table's state in the caches from the
+    deal to the end of its round: as two passes (:func:`new_rounds`, then this) over 4,096 tables
+    the state (22 MB) left the caches in between (scripted rounds, one pinned core: ``docs/batched.md``).
 
     ``scratch`` (``[SCRATCH_ROWS, MAX_LEGAL]``) is passed in rather than allocated here so that
     this entry point, and the loop inlined into it, compile without reference counting: with it,
@@ -1410,6 +1420,10 @@ def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need, scratch):
     11% of the scripted rounds' time (perf with a symbol map of the compiled code, one core)."""
     for i in range(idx.size):
         t = idx[i]
+        if start == START_STACKED:
+            stack_pack(st, cfg, t, orders[i])
+        if start != START_NONE_ROUND:
+            new_round(st, rt, cfg, t)
         while True:  # one call site: play is inlined here
             play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
             if not (need[t] == NEED_LOOKUP and answer_lookup(optimal, miss, need, t)):
