@@ -4,6 +4,7 @@ Run pinned to one core::
 
     taskset -c 0 .venv/bin/python bench/batched.py            # full (a few minutes)
     taskset -c 0 .venv/bin/python bench/batched.py --quick    # shorter runs
+    taskset -c 0 .venv/bin/python bench/batched.py --sections 3 --repeat 3   # one figure, three times
 
 It prints, each with its ratio to a reference measured here and now:
 
@@ -203,26 +204,56 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter timing runs")
     parser.add_argument("--no-compile", action="store_true", help="skip the fresh-cache compile measurement")
+    parser.add_argument("--sections", type=int, nargs="+", choices=range(1, 6), default=list(range(1, 6)),
+                        metavar="N", help="only these numbered sections (1-5; default all), e.g. --sections 3")
+    parser.add_argument("--repeat", type=int, default=1, help="run the chosen sections this many times")
     args = parser.parse_args()
-    seconds = 2.0 if args.quick else 5.0
+    if args.repeat < 1:
+        parser.error(f"--repeat: expected a positive number, got {args.repeat}")
     print(f"cores allowed: {sorted(os.sched_getaffinity(0))}")
+    for _ in range(args.repeat):
+        run_sections(args, set(args.sections))
+    return 0
 
+
+def run_sections(args: argparse.Namespace, sections: set[int]) -> None:
+    """Print the chosen numbered sections (see the module docstring)."""
+    seconds = 2.0 if args.quick else 5.0
+    if 1 in sections:
+        scripted_section(seconds)
+    if 2 in sections:
+        vector_section(seconds)
+    if 3 in sections:
+        evaluation_section(200_000 if args.quick else 1_000_000)
+    if 4 in sections:
+        memory_section(compile_too=not args.no_compile)
+    if 5 in sections:
+        scaling_section(seconds)
+
+
+def scripted_section(seconds: float) -> None:
     batched = scripted_rounds(4, 4096, seconds)
     reference = reference_rounds(4, seconds)
     print(f"1. scripted 5-seat pagat rounds/s: batched {batched:,.0f} vs reference {reference:,.0f} "
           f"(x{batched / reference:,.0f}); target 2,000,000")
 
+
+def vector_section(seconds: float) -> None:
     steps = vector_steps(4096, 4, seconds)
     blackjack = blackjack_steps(4096, seconds)
     print(f"2. vector env learner steps/s (num_envs=4096, random masked): {steps:,.0f} vs Blackjack-v1 make_vec "
           f"{blackjack:,.0f} (x{steps / blackjack:.1f}); target 1,000,000")
 
+
+def evaluation_section(rounds: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = trained_model(os.path.join(folder, "model.zip"))
-        fast, slow = model_eval(path, 200_000 if args.quick else 1_000_000, 2000)
+        fast, slow = model_eval(path, rounds, 2000)
     print(f"3. trained model evaluation rounds/s: batched {fast:,.0f} vs reference {slow:,.0f} (x{fast / slow:,.0f}); "
           "target 100,000 (per-round results checked equal on 2,000 rounds)")
 
+
+def memory_section(compile_too: bool) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     from pontoon_env.envs.vector import PontoonVectorEnv
 
@@ -232,10 +263,12 @@ def main() -> int:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"4. memory at 4096 tables: table state {state_bytes / 2**20:.1f} MiB; process peak RSS {peak / 1024:.0f} MiB "
           f"(+{max(0, peak - before) / 1024:.0f} MiB for the env)")
-    if not args.no_compile:
+    if compile_too:
         first, cached = compile_times()
         print(f"   compile: first call {first:.1f} s with an empty cache (target < 30 s), {cached:.1f} s cached")
 
+
+def scaling_section(seconds: float) -> None:
     print("5. scaling (learner steps/s, random masked actions):")
     for n in (64, 256, 1024, 4096, 16384):
         print(f"   num_envs={n:>6}, 4 players: {vector_steps(n, 4, seconds / 2):>12,.0f}")
@@ -245,7 +278,6 @@ def main() -> int:
     for players in (1, 2, 4, 6, 9):
         print(f"   4096 tables, {players} player{'s' if players != 1 else ' '}: env steps/s {vector_steps(4096, players, seconds / 2):>12,.0f}; "
               f"scripted rounds/s {scripted_rounds(players, 4096, seconds / 2):>12,.0f}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -26,3 +26,12 @@ def test_step_split_puts_the_compiled_pass_inside_the_step() -> None:
     total, inside = batched.step_split(16, 2, 0.05)
     assert 0 < inside < total
     assert kn.env_step is compiled  # the timing wrapper is taken off again
+
+
+def test_sections_and_repeat_are_checked() -> None:
+    import subprocess
+
+    for args, message in ((["--sections", "9"], "invalid choice: 9"), (["--repeat", "0"], "--repeat: expected a positive")):
+        done = subprocess.run([sys.executable, str(ROOT / "bench" / "batched.py"), *args], capture_output=True,
+                              text=True, cwd=ROOT, timeout=60)
+        assert done.returncode == 2 and message in done.stderr
