@@ -216,23 +216,31 @@ MAX_SKIPPED_ROUNDS = 1000
 # ---------------------------------------------------------------------------------------- memory
 
 
-@intrinsic
-def _prefetch(typingctx, array, offset):
-    """Ask the processor to bring the cache line holding ``array``'s element at the flat
-    ``offset`` closer (LLVM's ``prefetch``, for reading, kept in every cache level); no effect on
-    the program's results, nothing if the address is already cached."""
-    signature = types.void(array, offset)
-
+def _prefetch_codegen(write: int):
     def codegen(context, builder, sig, args):
         data = context.make_array(sig.args[0])(context, builder, args[0]).data
         address = builder.bitcast(builder.gep(data, [args[1]]), llvm_ir.IntType(8).as_pointer())
         i32 = llvm_ir.IntType(32)
         function = cgutils.get_or_insert_function(
             builder.module, llvm_ir.FunctionType(llvm_ir.VoidType(), [address.type, i32, i32, i32]), "llvm.prefetch.p0")
-        builder.call(function, [address, llvm_ir.Constant(i32, 0), llvm_ir.Constant(i32, 3), llvm_ir.Constant(i32, 1)])
+        builder.call(function, [address, llvm_ir.Constant(i32, write), llvm_ir.Constant(i32, 3), llvm_ir.Constant(i32, 1)])
         return context.get_dummy_value()
 
-    return signature, codegen
+    return codegen
+
+
+@intrinsic
+def _prefetch(typingctx, array, offset):
+    """Ask the processor to bring the cache line holding ``array``'s element at the flat
+    ``offset`` closer (LLVM's ``prefetch``, for reading, kept in every cache level); no effect on
+    the program's results, nothing if the address is already cached."""
+    return types.void(array, offset), _prefetch_codegen(0)
+
+
+@intrinsic
+def _prefetch_write(typingctx, array, offset):
+    """:func:`_prefetch` for a line about to be written."""
+    return types.void(array, offset), _prefetch_codegen(1)
 
 
 LINE_WORDS = 8
@@ -1968,6 +1976,8 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
     for t in range(ids.size):
         if t + 1 < ids.size:
             prefetch_table(st, np.int64(t + 1))
+            for word in range(0, obs.shape[1], 16):  # the next observation row (16 float32 a line)
+                _prefetch_write(obs, (t + 1) * obs.shape[1] + word)
         if begin:
             if start[t] == START_NONE:
                 continue
