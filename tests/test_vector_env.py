@@ -120,6 +120,36 @@ def test_final_obs_buffers_are_reused_only_when_nobody_holds_them():
     assert all(np.array_equal(held, copy) for held, copy in kept)
 
 
+def test_observation_buffers_are_handed_out_uncopied_and_never_written_while_held():
+    """step returns its observation buffer itself (no copy); a buffer, or a view of one, that the
+    caller keeps is never written again, and one let go is reused."""
+    vec = PontoonVectorEnv(num_envs=16, num_players=2)
+    obs, info = vec.reset(seed=4)
+    rng = np.random.default_rng(2)
+    kept = [(obs, obs.copy())]  # the reset's observations, held to the end
+    view = None
+    seen: set[int] = set()
+    reused = 0
+    for step in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        obs, _, _, _, info = vec.step(actions)
+        assert obs is vec._obs  # handed out as it is, not copied
+        assert all(obs is not held for held, _ in kept)
+        reused += id(obs) in seen
+        seen.add(id(obs))
+        if step == 10:
+            kept.append((obs, obs.copy()))
+        if step == 20:
+            view = (obs[3], obs[3].copy())  # a view keeps its whole buffer from being written
+    assert reused > 40
+    assert all(np.array_equal(held, copy) for held, copy in kept)
+    assert view is not None and np.array_equal(view[0], view[1])
+    # the step's observations are those of the tables now, whichever buffer holds them
+    again = PontoonVectorEnv(num_envs=16, num_players=2)
+    fresh, _ = again.reset(seed=4)
+    assert np.array_equal(fresh, kept[0][1])
+
+
 def test_make_vec_builds_the_native_env_and_falls_back_for_other_rules():
     env = gym.make_vec("Pontoon-v0", num_envs=3, vectorization_mode="vector_entry_point", num_players=2)
     assert isinstance(env.unwrapped, PontoonVectorEnv)

@@ -122,6 +122,9 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.metadata = dict(self.metadata)
         self._obs = np.zeros((num_envs, self.engine.encoder.size), dtype=np.float32)
+        # The observation buffers handed out lately (the last is self._obs): each step writes every
+        # row of one that nobody outside holds any more, and hands it out without a copy.
+        self._obs_handed: list[np.ndarray] = [self._obs]
         self._final = np.zeros_like(self._obs)
         # The last final-observation buffers handed out, each with the rows written into it.
         self._handed: list[tuple[np.ndarray, np.ndarray]] = []
@@ -166,6 +169,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             fresh[:] = True
         self._started = True
         self._take_back_final()
+        self._take_back_obs()
         self.ep.reward[:] = 0
         self.ep.terminated[:] = False
         self.ep.truncated[:] = False
@@ -186,6 +190,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             raise IllegalActionError(f"table {i}: {self._illegal_message(i, int(ids[i]))}")
         messages = {int(i): self._illegal_message(int(i), int(ids[i])) for i in np.flatnonzero(~legal_now)}
         self._take_back_final()
+        self._take_back_obs()
         # One compiled pass does the whole step at every table whose seats all play natively; the
         # few that wait for Python (a callback seat, a missing optimal key) are finished below.
         self._compiled_pass(ids, self._stage, begin=False)
@@ -241,6 +246,26 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
                 del self._handed[i]
                 return
         self._final = np.zeros(self._obs.shape, dtype=np.float32)
+
+    OBS_BUFFERS = 3
+    """Observation buffers kept for reuse: a caller that keeps the last step's observations while
+    it steps again (SB3 keeps ``_last_obs``) still leaves one free."""
+
+    def _take_back_obs(self) -> None:
+        """Make ``self._obs`` a buffer that nobody outside holds (every row of it is written in the
+        step): one handed out before and let go since, else a new one. The observations a step
+        returns are that buffer itself: copying 6.6 MB (4,096 tables, 4 players) every step was
+        most of the step's Python time, and a buffer a caller still holds (or a view of it) is
+        never written again."""
+        for i in range(len(self._obs_handed)):  # not enumerate: its result tuple holds a reference too
+            buffer = self._obs_handed[i]
+            # Held by the list, ``buffer`` and getrefcount's argument, and by ``self._obs`` if it is the last.
+            if sys.getrefcount(buffer) == 3 + (buffer is self._obs):
+                self._obs = self._obs_handed.pop(i)
+                self._obs_handed.append(self._obs)
+                return
+        self._obs = np.empty_like(self._obs)
+        self._obs_handed = [*self._obs_handed[-(self.OBS_BUFFERS - 1):], self._obs]
 
     def _finish_waiting(self) -> None:
         """Finish the step at the tables :func:`kernel.env_step` left waiting for Python: answer their
@@ -329,8 +354,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
 
     def _observation(self) -> Any:
         if self.dict_observation:
-            return {"observation": self._obs.copy(), "action_mask": self._mask.astype(np.int8)}
-        return self._obs.copy()
+            return {"observation": self._obs, "action_mask": self._mask.astype(np.int8)}
+        return self._obs  # not written again while anyone holds it (_take_back_obs)
 
     def _info(self) -> dict[str, Any]:
         st = self.engine.state
