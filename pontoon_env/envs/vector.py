@@ -14,7 +14,9 @@ episode in the same step; the returned observation and ``info["action_mask"]`` a
 episode's (never all False), and the ended episode's last observation is
 ``info["final_obs"][i]`` where ``info["_final_obs"][i]`` (a dense ``float32`` array, not
 Gymnasium's object array, so that 4096 tables cost no copy; a caller that keeps it keeps it as it
-is: a later step writes into that buffer again only once nothing refers to it).
+is: a later step writes into that buffer again only once nothing refers to it). The observations
+themselves are handed out the same way: the env's own buffer, never written again while anything
+(the caller, a view, a ``torch.from_numpy`` tensor) refers to it.
 
 ``info`` (arrays of length ``num_envs``): ``action_mask``, ``seat``, ``role``, ``balance``,
 ``round_index``; ``round_result`` (the learner's result in the last round finished during the
