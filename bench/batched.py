@@ -87,7 +87,9 @@ def reference_rounds(players: int, seconds: float) -> float:
     return rate(batch, seconds)[0]
 
 
-def vector_steps(num_envs: int, players: int, seconds: float) -> float:
+def vector_batch(num_envs: int, players: int) -> Callable[[], int]:
+    """A function that steps a fresh vector env once with random masked actions and returns the
+    number of learner steps."""
     from pontoon_env.batched import kernel as kn
     from pontoon_env.envs.vector import PontoonVectorEnv
 
@@ -101,20 +103,19 @@ def vector_steps(num_envs: int, players: int, seconds: float) -> float:
         env.step(actions)
         return num_envs
 
-    return rate(batch, seconds)[0]
+    return batch
+
+
+def vector_steps(num_envs: int, players: int, seconds: float) -> float:
+    return rate(vector_batch(num_envs, players), seconds)[0]
 
 
 def step_split(num_envs: int, players: int, seconds: float) -> tuple[float, float]:
-    """Nanoseconds per table of a vector-env step with random masked actions, all of it and the
-    part inside the compiled pass (``kernel.env_step``, timed around each call); the rest is the
-    step's Python and numpy work and the drawing of the actions."""
+    """Nanoseconds per table of a vector-env step with random masked actions (:func:`vector_batch`),
+    all of it and the part inside the compiled pass (``kernel.env_step``, timed around each call);
+    the rest is the step's Python and numpy work and the drawing of the actions."""
     from pontoon_env.batched import kernel as kn
-    from pontoon_env.envs.vector import PontoonVectorEnv
 
-    env = PontoonVectorEnv(num_envs=num_envs, num_players=players)
-    env.reset(seed=0)
-    state = np.array([12345], dtype=np.uint64)
-    actions = np.zeros(num_envs, dtype=np.int64)
     compiled, inside = kn.env_step, [0.0]
 
     def timed(*args: object) -> None:
@@ -124,14 +125,12 @@ def step_split(num_envs: int, players: int, seconds: float) -> tuple[float, floa
 
     kn.env_step = timed  # the vector env calls it through the module
     try:
+        batch = vector_batch(num_envs, players)
         for _ in range(3):  # warm
-            kn.random_legal_ids(env.action_masks(), state, actions)
-            env.step(actions)
+            batch()
         inside[0], steps, started = 0.0, 0, time.perf_counter()
         while time.perf_counter() - started < seconds:
-            kn.random_legal_ids(env.action_masks(), state, actions)
-            env.step(actions)
-            steps += num_envs
+            steps += batch()
         wall = time.perf_counter() - started
     finally:
         kn.env_step = compiled

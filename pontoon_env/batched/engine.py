@@ -211,7 +211,7 @@ class BatchedEngine:
         and played while its state is in the caches; faster than the two calls over thousands of
         tables). Returns and raises as they do."""
         idx, array, stacked = self._round_start("play_round", tables, orders)
-        return self._play(idx, array, kn.START_STACKED if stacked else kn.START_ROUND)
+        return self._play(idx, array, kn.ROUND_DEAL_STACKED if stacked else kn.ROUND_DEAL)
 
     def _round_start(self, caller: str, tables: Any, orders: Any) -> tuple[np.ndarray, np.ndarray, bool]:
         """The tables of a new round, checked to be over, and the pack orders (a dummy row if none)."""
@@ -252,14 +252,14 @@ class BatchedEngine:
         Raises:
             DeckError: a table's pack ran out (naming the table).
         """
-        return self._play(self._tables(tables), self._no_orders, kn.START_NONE_ROUND)
+        return self._play(self._tables(tables), self._no_orders, kn.ROUND_PLAY_ON)
 
     def _play(self, idx: np.ndarray, orders: np.ndarray, start: int) -> np.ndarray:
         requested = idx
         while True:
             kn.play_tables(self.state, self.rules_flat, self.cfg, idx, self.pol, self.seat_pol, self.optimal.moves,
                            self.miss, self.need, self.scratch, orders, np.int64(start))
-            start = kn.START_NONE_ROUND  # tables resumed after a missing key play on
+            start = kn.ROUND_PLAY_ON  # tables resumed after a missing key play on
             self.check_errors(idx)
             missing = idx[self.need[idx] == kn.NEED_MISS]
             if not missing.size:

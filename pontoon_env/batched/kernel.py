@@ -1456,7 +1456,7 @@ hold the legal actions of the loop (:func:`play`), the last three those an entry
 itself (:func:`env_step`)."""
 
 
-START_NONE_ROUND, START_ROUND, START_STACKED = 0, 1, 2
+ROUND_PLAY_ON, ROUND_DEAL, ROUND_DEAL_STACKED = 0, 1, 2
 """What :func:`play_tables` does at a table before playing: nothing (play on), deal a new round,
 or deal a new round from the pack order ``orders[i]``."""
 
@@ -1464,8 +1464,8 @@ or deal a new round from the pack order ``orders[i]``."""
 @hot_entry
 def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need, scratch, orders, start):
     """Play each table of ``idx`` (:func:`play`, answering the optimal player's lookups) until it
-    waits for Python or its round is over; with ``start`` (``START_*``) a new round is dealt there
-    first (from ``orders[i]`` for ``START_STACKED``), as :func:`new_rounds` does.
+    waits for Python or its round is over; with ``start`` (``ROUND_*``) a new round is dealt there
+    first (from ``orders[i]`` for ``ROUND_DEAL_STACKED``), as :func:`new_rounds` does.
 
     Dealing and playing in one pass over the tables keeps each table's state in the caches from the
     deal to the end of its round: as two passes (:func:`new_rounds`, then this) over 4,096 tables
@@ -1479,9 +1479,9 @@ def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need, scratch, o
         t = idx[i]
         if i + 1 < idx.size:
             prefetch_table(st, idx[i + 1])
-        if start == START_STACKED:
+        if start == ROUND_DEAL_STACKED:
             stack_pack(st, cfg, t, orders[i])
-        if start != START_NONE_ROUND:
+        if start != ROUND_PLAY_ON:
             new_round(st, rt, cfg, t)
         while True:  # one call site: play is inlined here
             play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch)
