@@ -95,6 +95,38 @@ def test_vector_env_steps_like_the_single_env(kwargs):
     assert endings > n
 
 
+@pytest.mark.parametrize("kwargs", CASES[:5], ids=lambda k: "-".join([k["rules"], k["role"]]))
+def test_any_action_id_gets_the_single_envs_verdict(kwargs):
+    """The step checks the learner's id on its own (kernel.legal_id), not through the whole mask:
+    ids drawn from all of them, legal or not (repeated amounts included), are judged, applied and
+    penalised as the single env does, table for table."""
+    n = 8
+    vec = PontoonVectorEnv(num_envs=n, **kwargs)
+    obs, info = vec.reset(seed=5)
+    singles = [synced(vec, t, **kwargs) for t in range(n)]
+    for env in singles:
+        env.reset(seed=0)
+    rng = np.random.default_rng(7)
+    illegal = 0
+    for step in range(60):
+        masks = info["action_mask"]
+        # half the tables an id from the whole table, the others a legal one (to play deeper)
+        actions = np.array([rng.integers(vec.table.n) if (t + step) % 2 else rng.choice(np.flatnonzero(masks[t]))
+                            for t in range(n)])
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        flagged = info.get("_illegal_action", np.zeros(n, bool))
+        assert np.array_equal(flagged, ~masks[np.arange(n), actions]), step
+        illegal += int(flagged.sum())
+        for t, env in enumerate(singles):
+            o, r, te, tr, i = env.step(int(actions[t]))
+            assert (r, te, tr) == (rewards[t], terminated[t], truncated[t]), (step, t)
+            assert ("illegal_action" in i) == bool(flagged[t]), (step, t)
+            if te or tr:
+                o = env.reset()[0]
+            assert np.array_equal(o, obs[t]), (step, t)
+    assert illegal > 20
+
+
 def test_final_obs_buffers_are_reused_only_when_nobody_holds_them():
     vec = PontoonVectorEnv(num_envs=16, num_players=2)
     _, info = vec.reset(seed=2)

@@ -111,9 +111,8 @@ class BatchedEngine:
         self.need = np.zeros(num_tables, dtype=np.int8)
         self.miss = np.zeros((num_tables, kn.MISS_WIDTH), dtype=np.int64)
         # Work arrays of the compiled entry points, made once (they compile without reference
-        # counting, so they may not allocate): legal-action rows, and per action id.
+        # counting, so they may not allocate): legal-action rows, and the amount of each action id.
         self.scratch = np.zeros((kn.SCRATCH_ROWS, kn.MAX_LEGAL), dtype=np.int64)
-        self.legal_now = np.zeros(self.slot_kind.size, dtype=np.bool_)
         self.amounts = np.zeros(self.slot_kind.size, dtype=np.int64)
         self._no_orders = np.zeros((1, int(self.cfg[tb.C_PACK_SIZE])), dtype=np.int64)
         self.generation = np.zeros(num_tables, dtype=np.int64)

@@ -1599,20 +1599,50 @@ def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amo
     """ActionTable.legal_ids: every legal id and its amount (of equal amounts the first id wins)."""
     mask[:] = False
     for i in range(n):
+        first = -1  # the first id of this kind: no earlier id can repeat its amount
         for a in range(slot_kind.size):
             if slot_kind[a] != kinds[i]:
                 continue
+            if first < 0:
+                first = a
             amount = 0
             if slot_type[a] != 0:
                 amount = _resolve(slot_type[a], slot_level[a], lows[i], highs[i])
             dup = False
-            for b in range(a):  # an earlier id of this kind already gives this amount
+            for b in range(first, a):  # an earlier id of this kind already gives this amount
                 if mask[b] and slot_kind[b] == kinds[i] and amounts[b] == amount:
                     dup = True
             if dup:
                 continue
             mask[a] = True
             amounts[a] = amount
+
+
+@hot
+def legal_id(kinds, lows, highs, n, slot_kind, slot_type, slot_level, a):
+    """(whether id ``a`` is legal, its amount): :func:`legal_ids`' verdict on the one id, for the
+    step's check of the learner's action without building the whole mask. An id is legal when its
+    kind is and no earlier id of that kind resolves to the same amount (the first such id is
+    legal, so an earlier repeat of the amount means one legal id already gives it)."""
+    if a < 0 or a >= slot_kind.size:
+        return False, np.int64(0)
+    kind = slot_kind[a]
+    for i in range(n):
+        if kinds[i] != kind:
+            continue
+        amount = np.int64(0)
+        if slot_type[a] != 0:
+            amount = _resolve(slot_type[a], slot_level[a], lows[i], highs[i])
+        for b in range(a):
+            if slot_kind[b] != kind:
+                continue
+            other = np.int64(0)
+            if slot_type[b] != 0:
+                other = _resolve(slot_type[b], slot_level[b], lows[i], highs[i])
+            if other == amount:
+                return False, np.int64(0)
+        return True, amount
+    return False, np.int64(0)
 
 
 # ---------------------------------------------------------------------------------------- observations
@@ -1956,13 +1986,15 @@ table."""
 
 @hot_entry
 def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, ids, slot_kind,
-             slot_type, slot_level, obs, mask, final_obs, valid, ended, stage, begin, start, scratch, legal_now,
+             slot_type, slot_level, obs, mask, final_obs, final_dirty, valid, ended, stage, begin, start, scratch,
              amounts):
     """A whole vector step, one table at a time: the learner's action id checked against the legal
     ids (``valid[t]`` False when illegal, nothing applied), applied, the table played on to the
     learner's next decision; where the episode ended (or the action was illegal: the single env's
     penalty ends it) its last observation into ``final_obs[t]``, ``ended[t]`` set and the next
     episode begun (on a fresh table after an illegal action); then the observation and mask.
+    First, where ``final_dirty[t]``, the row ``final_obs[t]`` still holds an earlier step's final
+    observation (the buffer is reused): it is zeroed and the flag cleared, in either mode.
 
     All of it is done per table while the table's state is in cache, instead of in one pass over
     every table per stage (four passes over about 22 MB of table state at 4,096 tables; measured
@@ -1978,9 +2010,10 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
     point for both, because numba compiles each entry point with a copy of the whole round loop
     linked in: a separate one for the start cost about 3 s more of the first compile.
 
-    The work arrays come from the caller (``scratch`` as for :func:`play_tables`; ``legal_now``
-    bool and ``amounts`` int64, one entry per action id), so that the step compiles without
-    reference counting (:func:`play_tables` says what that cost)."""
+    The work arrays come from the caller (``scratch`` as for :func:`play_tables`; ``amounts``
+    int64, one entry per action id), so that the step compiles without reference counting
+    (:func:`play_tables` says what that cost). The learner's id is checked by :func:`legal_id`
+    alone; the whole mask is built once a step, for the next decision."""
     kinds = scratch[3]
     lows = scratch[4]
     highs = scratch[5]
@@ -1989,6 +2022,9 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
             prefetch_table(st, np.int64(t + 1))
             for word in range(0, obs.shape[1], 16):  # the next observation row (16 float32 a line)
                 _prefetch_write(obs, (t + 1) * obs.shape[1] + word)
+        if final_dirty[t]:  # an earlier step's final observation: the buffer hands out zeros elsewhere
+            final_obs[t, :] = 0.0
+            final_dirty[t] = False
         if begin:
             if start[t] == START_NONE:
                 continue
@@ -2002,12 +2038,12 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
             ep.rounds_finished[t] = 0
             ended[t] = False
             n = legal(st, rt, cfg, t, kinds, lows, highs)
-            legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, legal_now, amounts)
             a = ids[t]
-            valid[t] = 0 <= a < slot_kind.size and legal_now[a]
-            begun = not valid[t]
-            if valid[t]:
-                apply_action(st, rt, cfg, t, slot_kind[a], amounts[a])
+            ok, amount = legal_id(kinds, lows, highs, n, slot_kind, slot_type, slot_level, a)
+            valid[t] = ok
+            begun = not ok
+            if ok:
+                apply_action(st, rt, cfg, t, slot_kind[a], amount)
                 ep.acted[t] = True
                 ep.in_reset[t] = False
             else:  # the single env's penalty ends the episode: the next one on a fresh table
