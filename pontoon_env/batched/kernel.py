@@ -85,8 +85,9 @@ not inlined this way: a copy in every caller of a function called from many plac
 compile longer, not shorter (``docs/batched.md``)."""
 hot_inline = _compiled_only(_nrt=False, forceinline=True)
 """The decorator of the few functions called many times a round (the decision loop's legal list,
-decision and move; dealing, drawing and revealing a card): compiled as :data:`hot`, and marked
-for LLVM to inline into every compiled caller.
+decision and move; dealing, drawing and revealing a card; the encoder's pass over a hand's cards,
+six calls an observation): compiled as :data:`hot`, and marked for LLVM to inline into every
+compiled caller.
 
 A call that is not inlined still copies every array of its arguments (the state, the rule
 tables, the options, the scratch rows) onto the stack: measured under valgrind, a five-seat
@@ -1668,7 +1669,7 @@ def _squash(chips, unit):
     return x / (1.0 + abs(x))
 
 
-@hot
+@hot_inline
 def _write_hand_cards(st, t, k, h, sees_all, visible, out, ranks_at, acc_others):
     """Rank counts of the visible cards (to ``out[ranks_at:]`` and/or the others' sum); returns
     (visible count, pips, ace)."""
