@@ -2,7 +2,7 @@
 
 ::
 
-    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches | --scripted]
+    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches | --scripted | --vector]
 
 Timings on a shared machine move by 5-15% from one run to the next (``bench/engine.py`` reads
 ratios of paired chunks for that reason), more than most single changes to the step path gain.
@@ -32,6 +32,10 @@ figure: ``pagat``, threshold players, ``banker_threshold``), per round: what the
 executes, to set beside its rounds a second (a throughput target is instructions a round times
 rounds a second over the instructions a second the processor runs).
 
+``--vector`` counts the native vector environment's learner steps the same way, per table-step
+(``bench/batched.py``'s second figure, random masked actions, at 256 tables so that a batch is
+quick under valgrind): the compiled step, its encoding and the step's Python and numpy work.
+
 Needs ``valgrind`` on the ``PATH`` (``apt-get install valgrind``); it takes about a minute per
 measurement.
 """
@@ -58,17 +62,17 @@ less (object addresses, and so the order of Python's identity-keyed sets and dic
 WARM_STEPS = 200
 """Steps (Blackjack-v1: episodes) of the short run; the long run adds ``--steps`` to them."""
 SCRIPTED_TABLES = 256
-"""Tables of a batch in ``--scripted`` (its short run plays two batches)."""
+"""Tables of a batch in ``--scripted`` and ``--vector`` (their short runs play two batches)."""
 
 
 def child(mode: str, players: int, steps: int) -> int:
     """Run ``steps`` steps of ``mode`` (``blackjack`` or one of :data:`MODES`); print the step count."""
     from engine import Blackjack, PontoonSteps  # bench/engine.py: the same loops as the timed ones
 
-    if mode == "scripted":  # batched tables (bench/batched.py's scripted loop), rounds not steps
-        from batched import scripted_batch
+    if mode in ("scripted", "vector"):  # batched tables (bench/batched.py's loops): rounds or table-steps
+        from batched import scripted_batch, vector_batch
 
-        batch = scripted_batch(players, SCRIPTED_TABLES)
+        batch = scripted_batch(players, SCRIPTED_TABLES) if mode == "scripted" else vector_batch(SCRIPTED_TABLES, players)
         rounds = 0
         while rounds < steps:
             rounds += batch()
@@ -167,18 +171,21 @@ def per_step(mode: str, players: int, steps: int) -> float:
     return (long - short) / (long_steps - short_steps)
 
 
-def print_scripted(players_list: list[int], rounds: int) -> None:
-    """The ``--scripted`` lines: instructions per round of the batched engine's scripted tables.
+def print_batched(mode: str, players_list: list[int], count: int) -> None:
+    """The ``--scripted`` lines (instructions per round of the batched engine's scripted tables) or
+    the ``--vector`` lines (per learner step of a table of the native vector env).
 
     Numba's on-disk cache is keyed by the processor it compiled for, and valgrind presents another
     one, so a first run under valgrind compiles the kernel for it (a few minutes, once per cache)."""
-    print(f"instructions per scripted pagat round of the batched engine (callgrind, {SCRIPTED_TABLES} tables "
-          f"a batch, {rounds} rounds after {2 * SCRIPTED_TABLES}; the compile, Python and imports cancel)")
+    what = "scripted pagat round" if mode == "scripted" else "vector-env learner step of a table (random masked actions)"
+    unit = "rounds" if mode == "scripted" else "table-steps"
+    print(f"instructions per {what} of the batched engine (callgrind, {SCRIPTED_TABLES} tables "
+          f"a batch, {count} {unit} after {2 * SCRIPTED_TABLES}; the compile, Python and imports cancel)")
     for players in players_list:
-        instructions("scripted", players, SCRIPTED_TABLES)  # compiles for valgrind's processor if not cached
-        short, short_rounds = instructions("scripted", players, 2 * SCRIPTED_TABLES)
-        long, long_rounds = instructions("scripted", players, 2 * SCRIPTED_TABLES + rounds)
-        print(f"  {players} player{'s' if players > 1 else ' '} + banker: {(long - short) / (long_rounds - short_rounds):10,.0f}")
+        instructions(mode, players, SCRIPTED_TABLES)  # compiles for valgrind's processor if not cached
+        short, short_count = instructions(mode, players, 2 * SCRIPTED_TABLES)
+        long, long_count = instructions(mode, players, 2 * SCRIPTED_TABLES + count)
+        print(f"  {players} player{'s' if players > 1 else ' '} + banker: {(long - short) / (long_count - short_count):10,.0f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                         "branches per step (cachegrind), beside a Blackjack-v1 step's")
     parser.add_argument("--scripted", action="store_true", help="instead, instructions per scripted round of the "
                         "batched engine (bench/batched.py's first figure), --steps rounds")
+    parser.add_argument("--vector", action="store_true", help="instead, instructions per learner step of a table "
+                        "of the native vector env (bench/batched.py's second figure, 256 tables), --steps table-steps")
     parser.add_argument("--child", nargs=3, metavar=("MODE", "PLAYERS", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -206,8 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.caches:
         print_caches(args.players, args.steps)
         return 0
-    if args.scripted:
-        print_scripted(args.players, args.steps)
+    if args.scripted or args.vector:
+        print_batched("scripted" if args.scripted else "vector", args.players, args.steps)
         return 0
     blackjack = per_step("blackjack", 1, args.steps)
     print(f"instructions per step (callgrind, PYTHONHASHSEED=0, {args.steps} steps after {WARM_STEPS}; "

@@ -23,6 +23,15 @@ def test_each_measured_loop_runs_and_reports_its_steps(mode: str) -> None:
     assert steps >= 30 if mode == "blackjack" else steps == 30
 
 
+@pytest.mark.parametrize("mode", ["scripted", "vector"])
+def test_the_batched_loops_run_and_report_what_they_played(mode: str) -> None:
+    """--scripted counts rounds and --vector table-steps of batches of 256 tables."""
+    done = subprocess.run([sys.executable, str(SCRIPT), "--child", mode, "2", "300"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) == 512  # whole batches, until at least 300
+
+
 def test_without_valgrind_it_says_so_and_fails(tmp_path: Path) -> None:
     env = {"PATH": str(tmp_path)}  # no valgrind on it
     done = subprocess.run([sys.executable, str(SCRIPT), "--players", "1", "--steps", "10"], capture_output=True,

@@ -248,7 +248,7 @@ LINE_WORDS = 8
 """int64 words in a 64-byte cache line."""
 
 
-@hot
+@hot_inline
 def prefetch_table(st, t):
     """Prefetch the state a round of table ``t`` reads first (its row of scalars, seen ranks and
     pack, its seats, and the first hand of every slot), so that the loop over the tables finds
@@ -1964,7 +1964,7 @@ def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, nee
         env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
-@hot
+@hot_inline
 def _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
                 kinds, lows, highs, t):
     """Table ``t``'s learner observation and action mask."""
