@@ -236,11 +236,14 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         return f"seat {seat}: " + self.table.illegal_message(action, ids)  # type: ignore[arg-type]
 
     def _take_back_final(self) -> None:
-        """A zeroed buffer for this step's final observations: one of the last two handed out if
+        """A buffer for this step's final observations, zero in every row the step does not write:
+        one of the last two handed out if
         nothing refers to it any more (a loop that keeps each step's ``info`` until the next step
         returns frees the one before), else a new one. A ``final_obs`` a caller keeps is never
         written again; reusing the others matters because a new 6.6 MB buffer (4,096 tables) costs
-        a page fault per page written, about 540 a step (``perf stat -e page-faults``, ``docs/batched.md``)."""
+        a page fault per page written, about 540 a step (``perf stat -e page-faults``, ``docs/batched.md``).
+        The rows a reused buffer still holds from its last step are flagged, and the compiled pass
+        zeroes each as it reaches that table."""
         if self._final is not None:
             return
         for i, (buffer, rows) in enumerate(self._handed):
@@ -248,7 +251,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             if sys.getrefcount(buffer) == 3:
                 # Zeroed by the compiled pass, table by table while the table is in the caches:
                 # numpy's masked assignment of these rows was 6% of a step (4,096 tables, cProfile).
-                buffer[rows] = 0.0
+                self._final_dirty[:] = rows
                 self._final = buffer
                 del self._handed[i]
                 return
