@@ -1595,6 +1595,15 @@ def _resolve(level_type, level, low, high):
     return min(max(np.int64(level), low), high)
 
 
+@hot_inline
+def _slot_amount(slot_type, slot_level, a, low, high):
+    """The chips action id ``a`` stands for when its kind's legal range is ``[low, high]`` (0 for
+    an id without an amount)."""
+    if slot_type[a] == 0:
+        return np.int64(0)
+    return _resolve(slot_type[a], slot_level[a], low, high)
+
+
 @hot
 def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amounts):
     """ActionTable.legal_ids: every legal id and its amount (of equal amounts the first id wins)."""
@@ -1606,9 +1615,7 @@ def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amo
                 continue
             if first < 0:
                 first = a
-            amount = 0
-            if slot_type[a] != 0:
-                amount = _resolve(slot_type[a], slot_level[a], lows[i], highs[i])
+            amount = _slot_amount(slot_type, slot_level, a, lows[i], highs[i])
             dup = False
             for b in range(first, a):  # an earlier id of this kind already gives this amount
                 if mask[b] and slot_kind[b] == kinds[i] and amounts[b] == amount:
@@ -1631,16 +1638,9 @@ def legal_id(kinds, lows, highs, n, slot_kind, slot_type, slot_level, a):
     for i in range(n):
         if kinds[i] != kind:
             continue
-        amount = np.int64(0)
-        if slot_type[a] != 0:
-            amount = _resolve(slot_type[a], slot_level[a], lows[i], highs[i])
+        amount = _slot_amount(slot_type, slot_level, a, lows[i], highs[i])
         for b in range(a):
-            if slot_kind[b] != kind:
-                continue
-            other = np.int64(0)
-            if slot_type[b] != 0:
-                other = _resolve(slot_type[b], slot_level[b], lows[i], highs[i])
-            if other == amount:
+            if slot_kind[b] == kind and _slot_amount(slot_type, slot_level, b, lows[i], highs[i]) == amount:
                 return False, np.int64(0)
         return True, amount
     return False, np.int64(0)
