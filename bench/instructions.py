@@ -3,6 +3,7 @@
 ::
 
     python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches | --scripted | --vector]
+                                 [--repeat 1]
 
 Timings on a shared machine move by 5-15% from one run to the next (``bench/engine.py`` reads
 ratios of paired chunks for that reason), more than most single changes to the step path gain.
@@ -26,6 +27,9 @@ simulation instead and prints, per step, the simulated first-level instruction- 
 misses and mispredicted branches beside a ``Blackjack-v1`` step's: where the time ratio and the
 instruction ratio differ, these say which of the two steps spends more per instruction (a model
 of a processor, not this machine's counters, which its virtual machine does not expose).
+
+With ``--scripted`` or ``--vector`` (below), ``--caches`` gives the same events per round or
+table-step of the batched engine.
 
 ``--scripted`` counts the batched engine's scripted rounds instead (``bench/batched.py``'s first
 figure: ``pagat``, threshold players, ``banker_threshold``), per round: what the compiled kernel
@@ -141,10 +145,10 @@ def read_events(summary: str) -> dict[str, int] | None:
     return events
 
 
-def simulated_per_step(mode: str, players: int, steps: int) -> dict[str, float]:
+def simulated_per_step(mode: str, players: int, steps: int, warm: int = WARM_STEPS) -> dict[str, float]:
     """Each simulated event per step: the long run's less the short run's, over the steps between."""
-    short, short_steps = simulated(mode, players, WARM_STEPS)
-    long, long_steps = simulated(mode, players, WARM_STEPS + steps)
+    short, short_steps = simulated(mode, players, warm)
+    long, long_steps = simulated(mode, players, warm + steps)
     return {label: (long[label] - short[label]) / (long_steps - short_steps) for label in long}
 
 
@@ -164,6 +168,23 @@ def print_caches(players_list: list[int], steps: int) -> None:
               + "".join(f"{pontoon[label] / blackjack[label]:18.2f}" for label, _, _ in CACHE_EVENTS))
 
 
+def print_batched_caches(mode: str, players_list: list[int], count: int) -> None:
+    """``--caches`` with ``--scripted`` or ``--vector``: the simulated events per round or table-step
+    of the batched engine (the loops of :func:`print_batched`). Where the time of a batched step
+    does not follow its instructions, the mispredicted branches are the first place to look: the
+    game's draws and a random learner's moves are branches no predictor can learn."""
+    unit = "round" if mode == "scripted" else "table-step"
+    print(f"simulated per {unit} of the batched engine ({'scripted pagat rounds' if mode == 'scripted' else 'vector env, random masked actions'}, "
+          f"cachegrind --cache-sim=yes --branch-sim=yes, {SCRIPTED_TABLES} tables a batch, {count} after "
+          f"{2 * SCRIPTED_TABLES}; valgrind's model of the caches and branch predictor, not this processor's)")
+    print(f"  {'':24}" + "".join(f"{label:>18}" for label, _, _ in CACHE_EVENTS))
+    for players in players_list:
+        simulated(mode, players, SCRIPTED_TABLES)  # compiles for valgrind's processor if not cached
+        events = simulated_per_step(mode, players, count, warm=2 * SCRIPTED_TABLES)
+        name = f"{players} player{'s' if players > 1 else ''} + banker"
+        print(f"  {name:24}" + "".join(f"{events[label]:18,.0f}" for label, _, _ in CACHE_EVENTS))
+
+
 def per_step(mode: str, players: int, steps: int) -> float:
     """Instructions of one step: the long run's less the short run's, over the steps between."""
     short, short_steps = instructions(mode, players, WARM_STEPS)
@@ -171,21 +192,33 @@ def per_step(mode: str, players: int, steps: int) -> float:
     return (long - short) / (long_steps - short_steps)
 
 
-def print_batched(mode: str, players_list: list[int], count: int) -> None:
+def print_batched(mode: str, players_list: list[int], count: int, repeat: int = 1) -> None:
     """The ``--scripted`` lines (instructions per round of the batched engine's scripted tables) or
-    the ``--vector`` lines (per learner step of a table of the native vector env).
+    the ``--vector`` lines (per learner step of a table of the native vector env), each the mean of
+    ``repeat`` short-and-long pairs, with their range when there are several.
 
     Numba's on-disk cache is keyed by the processor it compiled for, and valgrind presents another
-    one, so a first run under valgrind compiles the kernel for it (a few minutes, once per cache)."""
+    one, so a first run under valgrind compiles the kernel for it (a few minutes, once per cache).
+
+    Two invocations of the same run differ by a few million instructions however long they are (the
+    process's start, not its batches: 5.5 million between two 10-batch vector runs, 1.9 million
+    between two 30-batch ones, on 2026-12-07), so a count over 5,120 table-steps moves by up to
+    about a thousand instructions a step from one measurement to the next; 20,480 or more, and
+    ``--repeat 2``, bring that to a few hundred, which is what a change must beat to be told apart."""
     what = "scripted pagat round" if mode == "scripted" else "vector-env learner step of a table (random masked actions)"
     unit = "rounds" if mode == "scripted" else "table-steps"
     print(f"instructions per {what} of the batched engine (callgrind, {SCRIPTED_TABLES} tables "
-          f"a batch, {count} {unit} after {2 * SCRIPTED_TABLES}; the compile, Python and imports cancel)")
+          f"a batch, {count} {unit} after {2 * SCRIPTED_TABLES}, {repeat} pair{'s' if repeat > 1 else ''} of runs; "
+          "the compile, Python and imports cancel)")
     for players in players_list:
         instructions(mode, players, SCRIPTED_TABLES)  # compiles for valgrind's processor if not cached
-        short, short_count = instructions(mode, players, 2 * SCRIPTED_TABLES)
-        long, long_count = instructions(mode, players, 2 * SCRIPTED_TABLES + count)
-        print(f"  {players} player{'s' if players > 1 else ' '} + banker: {(long - short) / (long_count - short_count):10,.0f}")
+        counts = []
+        for _ in range(repeat):
+            short, short_count = instructions(mode, players, 2 * SCRIPTED_TABLES)
+            long, long_count = instructions(mode, players, 2 * SCRIPTED_TABLES + count)
+            counts.append((long - short) / (long_count - short_count))
+        spread = f"   (pairs: {min(counts):,.0f}-{max(counts):,.0f})" if repeat > 1 else ""
+        print(f"  {players} player{'s' if players > 1 else ' '} + banker: {sum(counts) / len(counts):10,.0f}{spread}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,11 +228,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parts", action="store_true", help="also count the step without the learner's encoding "
                         "and without its observation")
     parser.add_argument("--caches", action="store_true", help="instead, simulated cache misses and mispredicted "
-                        "branches per step (cachegrind), beside a Blackjack-v1 step's")
+                        "branches per step (cachegrind), beside a Blackjack-v1 step's; with --scripted or "
+                        "--vector, per round or table-step of the batched engine")
     parser.add_argument("--scripted", action="store_true", help="instead, instructions per scripted round of the "
                         "batched engine (bench/batched.py's first figure), --steps rounds")
     parser.add_argument("--vector", action="store_true", help="instead, instructions per learner step of a table "
                         "of the native vector env (bench/batched.py's second figure, 256 tables), --steps table-steps")
+    parser.add_argument("--repeat", type=int, default=1, help="--scripted/--vector: pairs of runs to average "
+                        "(their range is printed)")
     parser.add_argument("--child", nargs=3, metavar=("MODE", "PLAYERS", "STEPS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -208,15 +244,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: expected table sizes in 1..9, got {args.players}")
     if args.steps < 1:
         parser.error(f"--steps: expected a positive number, got {args.steps}")
+    if args.repeat < 1:
+        parser.error(f"--repeat: expected a positive number, got {args.repeat}")
     if shutil.which("valgrind") is None:
         print("bench/instructions.py: valgrind is not on the PATH (install it, e.g. apt-get install valgrind)",
               file=sys.stderr)
         return 2
     if args.caches:
-        print_caches(args.players, args.steps)
+        if args.scripted or args.vector:
+            print_batched_caches("scripted" if args.scripted else "vector", args.players, args.steps)
+        else:
+            print_caches(args.players, args.steps)
         return 0
     if args.scripted or args.vector:
-        print_batched("scripted" if args.scripted else "vector", args.players, args.steps)
+        print_batched("scripted" if args.scripted else "vector", args.players, args.steps, args.repeat)
         return 0
     blackjack = per_step("blackjack", 1, args.steps)
     print(f"instructions per step (callgrind, PYTHONHASHSEED=0, {args.steps} steps after {WARM_STEPS}; "

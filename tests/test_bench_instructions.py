@@ -68,3 +68,45 @@ def test_scripted_child_plays_whole_batches() -> None:
                           text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.split()[-1]) == 512
+
+
+def test_repeat_averages_pairs_of_runs_and_prints_their_range(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """--repeat N: each table size's count is the mean of N short-and-long pairs, shown with their range
+    (two invocations of the same run differ by millions of instructions; the range shows how much)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import instructions
+
+    # (instructions, steps) per call: the compile run, then pairs whose per-step counts are 100 and 120
+    answers = iter([(0, 256), (1_000, 512), (1_000 + 100 * 1000, 1512), (2_000, 512), (2_000 + 120 * 1000, 1512)])
+    monkeypatch.setattr(instructions, "instructions", lambda mode, players, steps: next(answers))
+    instructions.print_batched("vector", [4], 1000, repeat=2)
+    out = capsys.readouterr().out
+    assert "2 pairs of runs" in out
+    assert "4 players + banker:        110   (pairs: 100-120)" in out
+
+
+def test_a_bad_repeat_is_refused() -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), "--vector", "--repeat", "0"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and "--repeat: expected a positive number, got 0" in done.stderr
+
+
+def test_caches_of_the_batched_loops_are_per_round_after_two_batches(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """--caches --vector: each event per table-step, the long run less the short run (two batches in)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import instructions
+
+    calls = []
+
+    def fake(mode: str, players: int, steps: int) -> tuple[dict[str, int], int]:
+        calls.append((mode, players, steps))
+        played = -(-steps // 256) * 256  # whole batches
+        return {label: 7 * played for label, _, _ in instructions.CACHE_EVENTS}, played
+
+    monkeypatch.setattr(instructions, "simulated", fake)
+    instructions.print_batched_caches("vector", [4], 1024)
+    assert calls == [("vector", 4, 256), ("vector", 4, 512), ("vector", 4, 1536)]
+    line = [row for row in capsys.readouterr().out.splitlines() if "4 players + banker" in row][0]
+    assert line.split()[-4:] == ["7"] * 4
