@@ -2,7 +2,7 @@
 
 ::
 
-    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches | --scripted | --vector]
+    python bench/instructions.py [--players 1 4] [--steps 3000] [--parts | --caches | --scripted | --vector | --encode]
                                  [--repeat 1]
 
 Timings on a shared machine move by 5-15% from one run to the next (``bench/engine.py`` reads
@@ -27,6 +27,9 @@ simulation instead and prints, per step, the simulated first-level instruction- 
 misses and mispredicted branches beside a ``Blackjack-v1`` step's: where the time ratio and the
 instruction ratio differ, these say which of the two steps spends more per instruction (a model
 of a processor, not this machine's counters, which its virtual machine does not expose).
+
+``--encode`` counts the batched encoder alone, per observation (``kernel.encode_tables`` at 256
+tables part-way through their rounds): the largest single part of a vector step.
 
 With ``--scripted`` or ``--vector`` (below), ``--caches`` gives the same events per round or
 table-step of the batched engine.
@@ -73,6 +76,8 @@ def child(mode: str, players: int, steps: int) -> int:
     """Run ``steps`` steps of ``mode`` (``blackjack`` or one of :data:`MODES`); print the step count."""
     from engine import Blackjack, PontoonSteps  # bench/engine.py: the same loops as the timed ones
 
+    if mode == "encode":  # the batched encoder alone: whole passes over 256 tables part-way through rounds
+        return encode_child(players, steps)
     if mode in ("scripted", "vector"):  # batched tables (bench/batched.py's loops): rounds or table-steps
         from batched import scripted_batch, vector_batch
 
@@ -97,6 +102,33 @@ def child(mode: str, players: int, steps: int) -> int:
             env._observation = lambda: stored.copy()
     table.time(steps)
     print(steps)
+    return 0
+
+
+def encode_child(players: int, count: int) -> int:
+    """Encode the learner's observation at each of :data:`SCRIPTED_TABLES` tables of the native
+    vector env (random masked actions for seven steps first, so the tables are part-way through
+    their rounds) in whole passes of ``kernel.encode_tables`` until ``count`` are written; print them."""
+    import numpy as np
+
+    from pontoon_env.batched import kernel as kn
+    from pontoon_env.envs.vector import PontoonVectorEnv
+
+    env = PontoonVectorEnv(num_envs=SCRIPTED_TABLES, num_players=players)
+    env.reset(seed=0)
+    state, actions = np.array([12345], dtype=np.uint64), np.zeros(SCRIPTED_TABLES, dtype=np.int64)
+    for _ in range(7):
+        kn.random_legal_ids(env.action_masks(), state, actions)
+        env.step(actions)
+    e = env.engine
+    tables = np.arange(SCRIPTED_TABLES, dtype=np.int64)
+    seats = env.ep.learner.copy()
+    out = np.zeros((SCRIPTED_TABLES, env.single_observation_space.shape[0]), dtype=np.float32)
+    written = 0
+    while written < count:
+        kn.encode_tables(e.state, e.rules_flat, e.cfg, e.scales, e.layout, e.high, tables, seats, out)
+        written += SCRIPTED_TABLES
+    print(written)
     return 0
 
 
@@ -205,8 +237,9 @@ def print_batched(mode: str, players_list: list[int], count: int, repeat: int = 
     between two 30-batch ones, on 2026-12-07), so a count over 5,120 table-steps moves by up to
     about a thousand instructions a step from one measurement to the next; 20,480 or more, and
     ``--repeat 2``, bring that to a few hundred, which is what a change must beat to be told apart."""
-    what = "scripted pagat round" if mode == "scripted" else "vector-env learner step of a table (random masked actions)"
-    unit = "rounds" if mode == "scripted" else "table-steps"
+    what = {"scripted": "scripted pagat round", "vector": "vector-env learner step of a table (random masked actions)",
+            "encode": "learner observation written by the encoder"}[mode]
+    unit = {"scripted": "rounds", "vector": "table-steps", "encode": "observations"}[mode]
     print(f"instructions per {what} of the batched engine (callgrind, {SCRIPTED_TABLES} tables "
           f"a batch, {count} {unit} after {2 * SCRIPTED_TABLES}, {repeat} pair{'s' if repeat > 1 else ''} of runs; "
           "the compile, Python and imports cancel)")
@@ -234,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
                         "batched engine (bench/batched.py's first figure), --steps rounds")
     parser.add_argument("--vector", action="store_true", help="instead, instructions per learner step of a table "
                         "of the native vector env (bench/batched.py's second figure, 256 tables), --steps table-steps")
+    parser.add_argument("--encode", action="store_true", help="instead, instructions per observation of the "
+                        "batched encoder (kernel.encode_tables over 256 tables), --steps observations")
     parser.add_argument("--repeat", type=int, default=1, help="--scripted/--vector: pairs of runs to average "
                         "(their range is printed)")
     parser.add_argument("--child", nargs=3, metavar=("MODE", "PLAYERS", "STEPS"), help=argparse.SUPPRESS)
@@ -256,8 +291,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print_caches(args.players, args.steps)
         return 0
-    if args.scripted or args.vector:
-        print_batched("scripted" if args.scripted else "vector", args.players, args.steps, args.repeat)
+    if args.scripted or args.vector or args.encode:
+        mode = "scripted" if args.scripted else "vector" if args.vector else "encode"
+        print_batched(mode, args.players, args.steps, args.repeat)
         return 0
     blackjack = per_step("blackjack", 1, args.steps)
     print(f"instructions per step (callgrind, PYTHONHASHSEED=0, {args.steps} steps after {WARM_STEPS}; "

@@ -23,9 +23,9 @@ def test_each_measured_loop_runs_and_reports_its_steps(mode: str) -> None:
     assert steps >= 30 if mode == "blackjack" else steps == 30
 
 
-@pytest.mark.parametrize("mode", ["scripted", "vector"])
+@pytest.mark.parametrize("mode", ["scripted", "vector", "encode"])
 def test_the_batched_loops_run_and_report_what_they_played(mode: str) -> None:
-    """--scripted counts rounds and --vector table-steps of batches of 256 tables."""
+    """--scripted counts rounds, --vector table-steps and --encode observations, in batches of 256 tables."""
     done = subprocess.run([sys.executable, str(SCRIPT), "--child", mode, "2", "300"], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
