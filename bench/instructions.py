@@ -232,11 +232,10 @@ def print_batched(mode: str, players_list: list[int], count: int, repeat: int = 
     Numba's on-disk cache is keyed by the processor it compiled for, and valgrind presents another
     one, so a first run under valgrind compiles the kernel for it (a few minutes, once per cache).
 
-    Two invocations of the same run differ by a few million instructions however long they are (the
-    process's start, not its batches: 5.5 million between two 10-batch vector runs, 1.9 million
-    between two 30-batch ones, on 2026-12-07), so a count over 5,120 table-steps moves by up to
-    about a thousand instructions a step from one measurement to the next; 20,480 or more, and
-    ``--repeat 2``, bring that to a few hundred, which is what a change must beat to be told apart."""
+    ``--repeat`` shows whether two measurements agree: these runs have, to the instruction
+    (2026-12-07: 10,442 and 10,442 a 4-player table-step over 20,480), but an ad-hoc loop that
+    loaded a build for another processor from a cache native runs shared put two invocations of
+    one run 2-6 million instructions apart, up to a thousand a table-step over 5,120."""
     what = {"scripted": "scripted pagat round", "vector": "vector-env learner step of a table (random masked actions)",
             "encode": "learner observation written by the encoder"}[mode]
     unit = {"scripted": "rounds", "vector": "table-steps", "encode": "observations"}[mode]
