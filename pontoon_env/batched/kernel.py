@@ -2036,6 +2036,9 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
             prefetch_table(st, np.int64(t + 1))
             for word in range(0, obs.shape[1], 16):  # the next observation row (16 float32 a line)
                 _prefetch_write(obs, (t + 1) * obs.shape[1] + word)
+            if final_dirty[t + 1]:  # and its final-observation row, which is zeroed below for certain
+                for word in range(0, obs.shape[1], 16):
+                    _prefetch_write(final_obs, (t + 1) * obs.shape[1] + word)
         if final_dirty[t]:  # an earlier step's final observation: the buffer hands out zeros elsewhere
             final_obs[t, :] = 0.0
             final_dirty[t] = False
