@@ -54,6 +54,10 @@ CASES = [
     dict(rules="pagat", role="player", num_players=3, learner_seat=1, opponents={"banker": "banker_smart"}),
     # optimal players look their moves up in a table that compiled code reaches between calls
     dict(rules="pagat", role="player", num_players=3, learner_seat=1, opponents={"players": "optimal"}),
+    # ...and in sessions, where a round Python finishes for such a table can end and the next begin
+    # within the episode (the step's info is then rewritten by kernel.env_outputs)
+    dict(rules="pagat", role="player", num_players=3, learner_seat=1, episode="session", session_rounds=3,
+         opponents={"players": "optimal"}),
 ]
 
 
@@ -64,13 +68,19 @@ def test_vector_env_steps_like_the_single_env(kwargs):
     vec = PontoonVectorEnv(num_envs=n, **kwargs)
     obs, info = vec.reset(seed=11)
     singles = [synced(vec, t, **kwargs) for t in range(n)]
-    single_obs = [env.reset(seed=0)[0] for env in singles]
+    single_infos = [env.reset(seed=0) for env in singles]
+    single_obs = [o for o, _ in single_infos]
+    single_info = [i for _, i in single_infos]
     rng = np.random.default_rng(3)
     endings = 0
     for step in range(120):
         for t, env in enumerate(singles):
             assert np.array_equal(obs[t], single_obs[t]), (step, t)
             assert np.array_equal(info["action_mask"][t], env.action_masks()), (step, t)
+            # the per-table info the single env gives (after a step that ended an episode, the
+            # next episode's, as a same-step autoreset hands out)
+            for key in ("seat", "role", "balance", "round_index"):
+                assert info[key][t] == single_info[t][key], (step, t, key)
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
         if step % 17 == 5:
             actions[step % n] = vec.table.index("bid:min")  # never legal natively: the penalty path
@@ -89,9 +99,9 @@ def test_vector_env_steps_like_the_single_env(kwargs):
             if te or tr:
                 endings += 1
                 assert info["_final_obs"][t] and np.array_equal(info["final_obs"][t], o), (step, t)
-                single_obs[t] = env.reset()[0]
+                single_obs[t], single_info[t] = env.reset()
             else:
-                single_obs[t] = o
+                single_obs[t], single_info[t] = o, i
     assert endings > n
 
 

@@ -339,6 +339,9 @@ class EpisodeState(NamedTuple):
     rounds_finished: np.ndarray  # int32 [N]: rounds that ended during this step
     round_result: np.ndarray  # int64 [N]: the learner's result in the last of them
     skipped: np.ndarray  # int32 [N]: rounds without a learner decision while resetting
+    info_banks: np.ndarray  # bool [N]: info["role"]: the learner's seat banks the round now
+    info_balance: np.ndarray  # int64 [N]: info["balance"]: the learner's chips now
+    info_round: np.ndarray  # int64 [N]: info["round_index"]
 
 
 def new_episode_state(n_tables: int) -> EpisodeState:
@@ -349,5 +352,6 @@ def new_episode_state(n_tables: int) -> EpisodeState:
         rounds_played=z(n_tables, np.int64), mark=z(n_tables, np.int64), generation=z(n_tables, np.int64),
         env_rng=z(n_tables, np.uint64), reward=z(n_tables, np.int64), terminated=z(n_tables, np.bool_),
         truncated=z(n_tables, np.bool_), rounds_finished=z(n_tables, np.int32), round_result=z(n_tables, np.int64),
-        skipped=z(n_tables, np.int32),
+        skipped=z(n_tables, np.int32), info_banks=z(n_tables, np.bool_), info_balance=z(n_tables, np.int64),
+        info_round=z(n_tables, np.int64),
     )

@@ -369,16 +369,13 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         return self._obs  # not written again while anyone holds it (_take_back_obs)
 
     def _info(self) -> dict[str, Any]:
-        st = self.engine.state
-        seats = self.ep.learner.copy()
-        rows = np.arange(self.num_envs)
-        banker = np.where(st.seated, st.round_banker, st.banker)
+        ep = self.ep  # the per-table entries are written by the compiled pass (kernel._write_info)
         return {
             "action_mask": self._mask.copy(),
-            "seat": seats,
-            "role": np.where(banker == seats, "banker", "player"),
-            "balance": st.balance[rows, seats].copy(),
-            "round_index": st.round_index.copy(),
+            "seat": ep.learner.copy(),
+            "role": np.where(ep.info_banks, "banker", "player"),
+            "balance": ep.info_balance.copy(),
+            "round_index": ep.info_round.copy(),
         }
 
 
