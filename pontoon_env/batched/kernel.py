@@ -1670,6 +1670,13 @@ def _squash(chips, unit):
 
 
 @hot_ir
+def banker_seat_of_round(st, t):
+    """PontoonGame.banker_seat_of_round: the seat banking the round once it is seated, the table's
+    banker before (the encoder and the step's info both read it here)."""
+    return st.tab[t, TB_ROUND_BANKER] if st.tab[t, TB_SEATED] else st.tab[t, TB_BANKER]
+
+
+@hot_ir
 def _ix(i):
     """``i``, known not to be negative, as an unsigned array index. Numba follows Python in reading
     a negative signed index from the end, so it adds a test-and-add to every access with one (and
@@ -1714,7 +1721,7 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
     chips = fs[F_CHIPS]
     unit = fs[F_BALANCE_UNIT]
     seated = st.tab[row, TB_SEATED]
-    banker = st.tab[row, TB_ROUND_BANKER] if seated else st.tab[row, TB_BANKER]
+    banker = banker_seat_of_round(st, row)
     is_banker = seat == banker
     to_act = current_seat(st, cfg, t) == seat
     active = 0
@@ -1993,7 +2000,7 @@ def _write_info(st, ep, t):
     same three values took a strided pass over every table's state rows (about 40-100 us a step at
     4,096 tables, most of the env's own Python time)."""
     seat = ep.learner[t]
-    banker = st.tab[t, TB_ROUND_BANKER] if st.tab[t, TB_SEATED] else st.tab[t, TB_BANKER]
+    banker = banker_seat_of_round(st, t)
     ep.info_banks[t] = banker == seat
     ep.info_balance[t] = st.seat[t, seat, SE_BALANCE]
     ep.info_round[t] = st.tab[t, TB_ROUND_INDEX]
