@@ -66,6 +66,36 @@ def test_counter_generator_is_reproducible_and_in_range():
     assert sorted(values) == list(range(20)) and values != list(range(20))
 
 
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), capacity=st.integers(1, 104), data=st.data())
+def test_ring_shuffle_is_the_fisher_yates_of_bounded_draws(seed, capacity, data):
+    """``shuffle_ring`` keeps its stream in a local and draws inline, and shuffles a pack where it
+    lies in the engine's ring: held here to an independent Fisher-Yates over
+    ``values[:n]`` laid out from index 0 that takes each draw from ``rng.bounded`` (the
+    definition of a draw), leaving the stream in the same state."""
+    from pontoon_env.batched import rng
+
+    n = data.draw(st.integers(0, capacity))
+    head = data.draw(st.integers(0, capacity - 1))
+    ring = np.full(capacity, -1, dtype=np.int64)
+    for v in range(n):
+        ring[(head + v) % capacity] = 100 + v
+    state = np.array([rng.stream_seed(seed, rng.STREAM_DECK, 0, 0)], dtype=np.uint64)
+    expected_state = state.copy()
+    expected = [100 + v for v in range(n)]
+    for k in range(n - 1, 0, -1):
+        j = rng.bounded(expected_state, 0, k + 1)
+        expected[k], expected[j] = expected[j], expected[k]
+    rng.shuffle_ring(state, 0, ring, head, n, capacity)
+    assert [int(ring[(head + v) % capacity]) for v in range(n)] == expected
+    assert state[0] == expected_state[0]
+    assert all(ring[(head + v) % capacity] == -1 for v in range(n, capacity))  # the free slots untouched
+    linear = np.arange(100, 100 + n, dtype=np.int64)
+    state[0] = rng.stream_seed(seed, rng.STREAM_DECK, 0, 0)
+    rng.shuffle_in_place(state, 0, linear, n)
+    assert linear.tolist() == expected and state[0] == expected_state[0]
+
+
 def test_non_native_rules_are_refused_naming_the_option():
     with pytest.raises(NotNativeError, match="shoot"):
         BatchedEngine("shoot", 2, 1)

@@ -94,13 +94,27 @@ tables, the options, the scratch rows) onto the stack: measured under valgrind, 
 ``pagat`` round ran about 26,500 machine instructions, 6,000 of them in :func:`play`'s own
 loop, almost all of it argument copying for the three calls of each decision. Inlining these six
 (not the round's step functions, each run a few times a round) about doubles the scripted rounds per
-second (``bench/batched.py``) for about a tenth to a sixth more first-call compile time. Marking
-the round's steps as well was measured faster still (about a further 15-20%) but cost about as
-much compile time again, against a first-call target already near its limit, so they stay calls."""
+second (``bench/batched.py``) for about a tenth to a sixth more first-call compile time.
+
+The round's automatic steps (:func:`run_steps`) and the encoder (:func:`encode`) are marked too,
+with each called from one site per entry point so that inlining copies them once: a round's
+start and a move leave the steps due for the decision loop, and the vector step writes every
+observation, final or live, at one site. As calls, their ~60-90 words of arguments were pushed
+from a stack frame several kilobytes deep; perf put 10-47% of the vector step's own samples on
+those pushes, differently from one build or process to the next (``docs/batched.md``, "Calls
+with the whole state as arguments")."""
 
 
 from pontoon_env.batched import tables as tb
-from pontoon_env.batched.rng import STREAM_DECK, STREAM_ENV, STREAM_SEAT, bounded, shuffle_in_place, stream_seed
+from pontoon_env.batched.rng import (
+    STREAM_DECK,
+    STREAM_ENV,
+    STREAM_SEAT,
+    bounded,
+    shuffle_in_place,
+    shuffle_ring,
+    stream_seed,
+)
 from pontoon_env.game.actions import ActionKind, Phase
 from pontoon_env.game.hands import HandClass
 
@@ -129,6 +143,7 @@ from pontoon_env.batched.state import (  # noqa: E402
     TB_N_DISCARDS,
     TB_FRESH,
     TB_ERROR,
+    TB_STEPS_DUE,
     SE_BALANCE,
     SE_RESULT,
     SE_N_HANDS,
@@ -403,19 +418,6 @@ def _see(st, t, card):
 
 
 @hot
-def _to_bottom(st, cfg, t, card):
-    K = cfg[tb.C_PACK_SIZE]
-    st.tab[t, TB_PACK + _wrap(st.tab[t, TB_HEAD] + st.tab[t, TB_SIZE], K)] = card
-    st.tab[t, TB_SIZE] += 1
-
-
-@hot
-def _discard(st, t, card):
-    st.tab[t, _discard_at(st, st.tab[t, TB_N_DISCARDS])] = card
-    st.tab[t, TB_N_DISCARDS] += 1
-
-
-@hot
 def _reverse(st, t, lo, hi):
     """Reverse ``pack[t, lo:hi]`` in place."""
     hi -= 1
@@ -444,24 +446,34 @@ def _unwrap(st, cfg, t):
 
 @hot
 def _pack_shuffle(st, cfg, t):
-    """Pack.shuffle: the pack (top first) then the used pile, shuffled together."""
-    _unwrap(st, cfg, t)
+    """Pack.shuffle: the pack (top first) then the used pile, shuffled together.
+
+    The used pile goes in after the pack's last card and the whole is shuffled where it lies in
+    the ring (:func:`~pontoon_env.batched.rng.shuffle_ring`), the same order from the top as
+    rotating the pack to index 0 first gives, without the rotation's three passes over it."""
+    K = cfg[tb.C_PACK_SIZE]
+    head = st.tab[t, TB_HEAD]
     n = st.tab[t, TB_SIZE]
     for i in range(st.tab[t, TB_N_DISCARDS]):
-        st.tab[t, TB_PACK + (n + i)] = st.tab[t, _discard_at(st, i)]
+        st.tab[t, TB_PACK + _wrap(head + n + i, K)] = st.tab[t, _discard_at(st, i)]
     total = n + st.tab[t, TB_N_DISCARDS]
-    shuffle_in_place(st.rng, t, st.tab[t, TB_PACK:], total)
+    shuffle_ring(st.rng, t, st.tab[t, TB_PACK:], head, total, K)
     st.tab[t, TB_SIZE] = total
     st.tab[t, TB_N_DISCARDS] = 0
 
 
 @hot
 def _pack_cut(st, cfg, t):
-    """Pack.cut: rotate by a random 1..len-1 cards."""
+    """Pack.cut: rotate by a random 1..len-1 cards. A full ring (every card of the pack in it, as
+    after a shuffle between rounds) is cut by moving its top: no card moves."""
     n = st.tab[t, TB_SIZE]
     if n <= 1:
         return
     cut = 1 + bounded(st.rng, t, n - 1)
+    K = cfg[tb.C_PACK_SIZE]
+    if n == K:
+        st.tab[t, TB_HEAD] = _wrap(st.tab[t, TB_HEAD] + cut, K)
+        return
     _unwrap(st, cfg, t)
     _rotate_left(st, t, n, cut)
 
@@ -534,12 +546,18 @@ def _deal(st, cfg, t, k, h, face_up):
 @hot
 def _return_hand(st, cfg, t, k, h):
     """A hand's cards go under the pack (carry-over) or onto the used pile, in order."""
-    carry = cfg[tb.C_PACK] == tb.PACK_CARRY
-    for c in range(st.hand[t, k, h, HF_N_CARDS]):
-        if carry:
-            _to_bottom(st, cfg, t, st.hand[t, k, h, HF_CARDS + c])
-        else:
-            _discard(st, t, st.hand[t, k, h, HF_CARDS + c])
+    n = st.hand[t, k, h, HF_N_CARDS]
+    if cfg[tb.C_PACK] == tb.PACK_CARRY:  # under the pack: the ring's slots after its last card
+        K = cfg[tb.C_PACK_SIZE]
+        end = st.tab[t, TB_HEAD] + st.tab[t, TB_SIZE]
+        for c in range(n):
+            st.tab[t, TB_PACK + _wrap(end + c, K)] = st.hand[t, k, h, HF_CARDS + c]
+        st.tab[t, TB_SIZE] += n
+    else:
+        used = st.tab[t, TB_N_DISCARDS]
+        for c in range(n):
+            st.tab[t, _discard_at(st, used + c)] = st.hand[t, k, h, HF_CARDS + c]
+        st.tab[t, TB_N_DISCARDS] = used + n
     st.hand[t, k, h, HF_RETURNED] = 1
 
 
@@ -597,6 +615,7 @@ def fresh_table(st, cfg, t, seed, generation):
     st.tab[t, TB_STAKES_DOUBLED] = 0
     st.tab[t, TB_LOOKED] = 0
     st.tab[t, TB_ERROR] = 0
+    st.tab[t, TB_STEPS_DUE] = 0
     st.seat[t, :, SE_N_HANDS] = 0
 
 
@@ -1046,9 +1065,17 @@ def _step(st, rt, cfg, t, step):
     return True
 
 
-@hot
+@hot_inline
 def run_steps(st, rt, cfg, t):
-    """PontoonGame._run: automatic steps until a decision is needed or the round is over."""
+    """PontoonGame._run: automatic steps until a decision is needed or the round is over.
+
+    Called from one place per entry point (:func:`play`'s loop, or :func:`finish_steps`): a
+    round's start and a move only mark the steps due (``TB_STEPS_DUE``), and the loop runs them
+    before its next decision. Inlined there: as a call it took the state, the rule tables and the
+    options (about 60 words) on the stack once a decision, and those pushes were a large and
+    erratic part of a step (perf: 10-47% of the vector step's own samples from one build or
+    process to the next; ``docs/batched.md``); inlined at every site of a move and a round's start
+    instead (seven in the vector step), the first compile took 38 s."""
     while st.tab[t, TB_STEP] < ST_DONE:
         step = st.tab[t, TB_STEP]
         if _step_included(cfg, step):
@@ -1061,9 +1088,19 @@ def run_steps(st, rt, cfg, t):
     st.tab[t, TB_PHASE] = PH_OVER
 
 
+@hot
+def finish_steps(st, rt, cfg, t):
+    """Run the table's due automatic steps (:func:`run_steps`) where no decision loop follows: the
+    entry points that deal or move and return to Python (:func:`new_rounds`, :func:`apply_tables`)."""
+    if st.tab[t, TB_STEPS_DUE]:
+        st.tab[t, TB_STEPS_DUE] = 0
+        run_steps(st, rt, cfg, t)
+
+
 @hot_ir
 def new_round(st, rt, cfg, t):
-    """PontoonGame.new_round (without a stacked deck: see :func:`stack_pack`)."""
+    """PontoonGame.new_round (without a stacked deck: see :func:`stack_pack`) up to its automatic
+    steps, which are left due (:func:`run_steps`)."""
     st.tab[t, TB_ROUND_INDEX] += 1
     st.seat[t, :, SE_RESULT] = 0
     st.tab[t, TB_SEATED] = 0
@@ -1079,7 +1116,7 @@ def new_round(st, rt, cfg, t):
     st.tab[t, TB_TURN] = 0
     st.tab[t, TB_STARTED] = 1
     st.tab[t, TB_PHASE] = PH_STAKE
-    run_steps(st, rt, cfg, t)
+    st.tab[t, TB_STEPS_DUE] = 1  # run by the caller's loop (play) or finish_steps
 
 
 # ---------------------------------------------------------------------------------------- decisions
@@ -1150,7 +1187,8 @@ def legal(st, rt, cfg, t, kinds, lows, highs):
 
 @hot_inline
 def apply_action(st, rt, cfg, t, kind, amount):
-    """Apply a legal action for the seat to act and play on to the next decision."""
+    """Apply a legal action for the seat to act; the automatic steps up to the next decision are
+    left due (:func:`run_steps`)."""
     phase = st.tab[t, TB_PHASE]
     if phase == PH_PLAYER_TURN:
         k = st.tab[t, TB_TURN]
@@ -1197,9 +1235,8 @@ def apply_action(st, rt, cfg, t, kind, amount):
         if kind == K_TAKE_BANK:
             _change_banker(st, cfg, t, candidate)
             st.tab[t, TB_N_CANDIDATES] = 0
-    if st.tab[t, TB_ERROR]:
-        return
-    run_steps(st, rt, cfg, t)
+    if not st.tab[t, TB_ERROR]:
+        st.tab[t, TB_STEPS_DUE] = 1  # played on by the caller's loop (play) or finish_steps
 
 
 # ---------------------------------------------------------------------------------------- native seats
@@ -1400,7 +1437,12 @@ def play(st, rt, cfg, t, pol, seat_pol, miss, need, scratch):
     kinds = scratch[0]
     lows = scratch[1]
     highs = scratch[2]
-    while st.tab[t, TB_PHASE] != PH_OVER:
+    while True:
+        if st.tab[t, TB_STEPS_DUE]:  # after a round's start or a move: the one site of run_steps
+            st.tab[t, TB_STEPS_DUE] = 0
+            run_steps(st, rt, cfg, t)
+        if st.tab[t, TB_PHASE] == PH_OVER:
+            break
         if st.tab[t, TB_ERROR]:
             need[t] = NEED_ERROR
             return
@@ -1550,6 +1592,7 @@ def new_rounds(st, rt, cfg, idx, orders, stacked):
         if stacked:
             stack_pack(st, cfg, t, orders[i])
         new_round(st, rt, cfg, t)
+        finish_steps(st, rt, cfg, t)
 
 
 @hot_entry
@@ -1562,6 +1605,7 @@ def legal_tables(st, rt, cfg, idx, n_legal, kinds, lows, highs):
 def apply_tables(st, rt, cfg, idx, kinds, amounts):
     for i in range(idx.size):
         apply_action(st, rt, cfg, idx[i], kinds[i], amounts[i])
+        finish_steps(st, rt, cfg, idx[i])
 
 
 @hot_entry
@@ -1710,9 +1754,13 @@ def _write_hand_cards(st, t, k, h, sees_all, visible, out, ranks_at, acc_others)
     return known, pips, ace
 
 
-@hot
+@hot_inline
 def encode(st, rt, cfg, fs, lay, high, t, seat, out):
-    """ObservationEncoder.encode(observe(game, seat)) for table ``t``, into ``out`` (float32)."""
+    """ObservationEncoder.encode(observe(game, seat)) for table ``t``, into ``out`` (float32).
+
+    Inlined at its one site in :func:`env_step` and :func:`encode_tables`: as a call it took
+    about 90 words of arguments on the stack, and those pushes were 22-30% of a 4-player vector
+    step (perf, one core; ``docs/batched.md``). The cold sites call :func:`encode_one`."""
     out[:] = 0.0
     row = _ix(t)
     S = cfg[tb.C_SEATS]
@@ -1816,6 +1864,12 @@ def encode(st, rt, cfg, fs, lay, high, t, seat, out):
     for i in range(out.size):
         if out[i] > high[i]:
             out[i] = high[i]
+
+
+@hot
+def encode_one(st, rt, cfg, fs, lay, high, t, seat, out):
+    """:func:`encode` as a call, for the sites off the step's path (:func:`env_outputs`)."""
+    encode(st, rt, cfg, fs, lay, high, t, seat, out)
 
 
 @hot_entry
@@ -1987,8 +2041,8 @@ def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, nee
 @hot_inline
 def _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
                 kinds, lows, highs, t):
-    """Table ``t``'s learner observation and action mask."""
-    encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], obs[t])
+    """Table ``t``'s learner observation and action mask (for :func:`env_outputs`)."""
+    encode_one(st, rt, cfg, fs, lay, high, t, ep.learner[t], obs[t])
     n = legal(st, rt, cfg, t, kinds, lows, highs)
     legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[t], amounts)
 
@@ -2062,6 +2116,8 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
         if final_dirty[t]:  # an earlier step's final observation: the buffer hands out zeros elsewhere
             final_obs[t, :] = 0.0
             final_dirty[t] = False
+        final = False  # the episode ended: its last observation is due (then the next episode)
+        fresh = False  # ... and the next one starts on a fresh table
         if begin:
             if start[t] == START_NONE:
                 continue
@@ -2085,22 +2141,31 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
                 ep.in_reset[t] = False
             else:  # the single env's penalty ends the episode: the next one on a fresh table
                 ended[t] = True
-                encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
-                _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, True, scratch)
-        while True:  # the one place the round is played on (env_play_on is inlined here)
-            env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
-            if begun or need[t] != NEED_ENDED:
+                final = True
+                fresh = True
+        # The one place the round is played on (env_play_on is inlined here) and the one place an
+        # observation is written (encode is inlined here): the episode's last one into final_obs
+        # before the next episode begins, else the learner's next one.
+        while True:
+            if not final:
+                env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
+                final = not begun and need[t] == NEED_ENDED
+                if final:
+                    begun = True
+                    ended[t] = True
+            if final or need[t] == NEED_LEARNER:
+                encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], (final_obs if final else obs)[t])
+            if not final:
                 break
-            begun = True
-            ended[t] = True
-            encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
-            _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, False, scratch)
+            _begin_table(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, miss, need, t, fresh, scratch)
+            final = False
+            fresh = False
         _write_info(st, ep, t)  # a table left waiting has it written again when Python finishes it
         if need[t] != NEED_LEARNER:
             stage[t] = STAGE_BEGIN if begun else STAGE_STEP
             continue
-        _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
-                    kinds, lows, highs, t)
+        n = legal(st, rt, cfg, t, kinds, lows, highs)
+        legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[t], amounts)
         stage[t] = STAGE_DONE
 
 
@@ -2147,7 +2212,7 @@ def env_outputs(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level
             continue
         _write_info(st, ep, t)
         if write[t] == WRITE_FINAL:
-            encode(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
+            encode_one(st, rt, cfg, fs, lay, high, t, ep.learner[t], final_obs[t])
             continue
         _write_live(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level, obs, mask, amounts,
                     kinds, lows, highs, t)

@@ -74,13 +74,38 @@ def bounded(state: np.ndarray, i: int, n: int) -> int:
 
 
 @njit(cache=True, _nrt=False)
-def shuffle_in_place(state: np.ndarray, i: int, values: np.ndarray, n: int) -> None:
-    """Fisher-Yates shuffle of ``values[:n]`` from stream ``state[i]`` (last position first)."""
+def shuffle_ring(state: np.ndarray, i: int, values: np.ndarray, head: int, n: int, capacity: int) -> None:
+    """Fisher-Yates shuffle (last position first) from stream ``state[i]`` of the ``n`` values that
+    start at ``values[head]`` in a ring of ``capacity`` slots (value ``v`` at ``values[(head + v) %
+    capacity]``; ``0 <= head < capacity``, ``n <= capacity``): the same draws, and the same order
+    read from ``head``, as :func:`shuffle_in_place` of those values laid out from index 0.
+
+    The batched engine's pack is such a ring: shuffled where it lies, it needs no rotation to
+    index 0 first. The stream's state stays in a local for the whole shuffle (one draw a
+    position, as :func:`bounded` makes): read and written back through the array at every draw,
+    each draw waited for the last one's store (a third of a pagat round's shuffle time, perf on
+    one core, ``docs/batched.md``)."""
+    s = state[i]
     for k in range(n - 1, 0, -1):
-        j = bounded(state, i, k + 1)
-        tmp = values[k]
-        values[k] = values[j]
-        values[j] = tmp
+        s += _GOLDEN
+        j = np.int64(mix64(s) % np.uint64(k + 1))
+        pk = head + k
+        if pk >= capacity:
+            pk -= capacity
+        pj = head + j
+        if pj >= capacity:
+            pj -= capacity
+        tmp = values[pk]
+        values[pk] = values[pj]
+        values[pj] = tmp
+    state[i] = s
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_in_place(state: np.ndarray, i: int, values: np.ndarray, n: int) -> None:
+    """Fisher-Yates shuffle of ``values[:n]`` from stream ``state[i]`` (last position first; one
+    :func:`bounded` draw a position)."""
+    shuffle_ring(state, i, values, 0, n, max(n, 1))
 
 
 @njit(cache=True)

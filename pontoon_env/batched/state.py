@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-TABLE_FIELDS = ('phase', 'step', 'turn', 'banker', 'round_banker', 'seated', 'round_index', 'dealer_rounds', 'had_natural', 'banker_natural', 'stakes_doubled', 'looked', 'banker_active', 'asked_double', 'started', 'take_step', 'n_candidates', 'n_holders', 'head', 'size', 'n_discards', 'fresh', 'error')
+TABLE_FIELDS = ('phase', 'step', 'turn', 'banker', 'round_banker', 'seated', 'round_index', 'dealer_rounds', 'had_natural', 'banker_natural', 'stakes_doubled', 'looked', 'banker_active', 'asked_double', 'started', 'take_step', 'n_candidates', 'n_holders', 'head', 'size', 'n_discards', 'fresh', 'error', 'steps_due')
 """Per-table scalars (``tab[:, TB_*]``)."""
 SEAT_FIELDS = ('balance', 'result', 'n_hands', 'active', 'candidates', 'holders')
 """Per-seat values (``seat[:, s, SE_*]``); ``candidates`` and ``holders`` are lists indexed like seats."""
@@ -54,6 +54,7 @@ TB_SIZE = 19
 TB_N_DISCARDS = 20
 TB_FRESH = 21
 TB_ERROR = 22
+TB_STEPS_DUE = 23
 SE_BALANCE = 0
 SE_RESULT = 1
 SE_N_HANDS = 2
