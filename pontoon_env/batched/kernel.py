@@ -1648,9 +1648,13 @@ def _slot_amount(slot_type, slot_level, a, low, high):
     return _resolve(slot_type[a], slot_level[a], low, high)
 
 
-@hot
+@hot_inline
 def legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask, amounts):
-    """ActionTable.legal_ids: every legal id and its amount (of equal amounts the first id wins)."""
+    """ActionTable.legal_ids: every legal id and its amount (of equal amounts the first id wins).
+
+    Inlined (one site in :func:`env_step`): as a call from the step it pushed about 50 words of
+    arguments (vector steps 1,134,783-1,165,501 against 987,825-1,165,860 alternated, compile
+    level)."""
     mask[:] = False
     for i in range(n):
         first = -1  # the first id of this kind: no earlier id can repeat its amount
