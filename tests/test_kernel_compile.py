@@ -4,6 +4,9 @@ array, a literal ``0`` for an ``int64``) is a second compile of the whole callee
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+
 import numpy as np
 import pytest
 
@@ -37,3 +40,31 @@ def test_compiled_only_helpers_refuse_python_calls():
     for helper in (kn._rank, kn.legal, kn.apply_action):
         with pytest.raises(TypeError, match="runs only inside compiled code"):
             helper(1)
+
+
+def kernel_dependency_fingerprint() -> str:
+    """The hash :data:`~pontoon_env.batched.kernel.DEPENDENCY_FINGERPRINT` must equal (see there)."""
+    from pontoon_env.batched import rng, state, tables
+    from pontoon_env.game.actions import ActionKind, Phase
+    from pontoon_env.game.hands import HandClass
+
+    parts = []
+    for module in (state, tables):
+        for name in sorted(vars(module)):
+            value = getattr(module, name)
+            if name.isupper() and isinstance(value, (int, tuple)) and not isinstance(value, bool):
+                parts.append(f"{module.__name__}.{name}={value!r}")
+    for enum in (ActionKind, Phase, HandClass):
+        parts.extend(f"{enum.__name__}.{member.name}={int(member)}" for member in enum)
+    parts.append(inspect.getsource(rng))
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+
+def test_kernel_cache_is_invalidated_by_what_it_compiles_in():
+    """Numba's cache would serve the kernel compiled against old constants or an old ``rng`` after
+    a change to those modules alone: the kernel carries their hash, so that such a change fails
+    here until ``kernel.py`` is edited (and its cache with it)."""
+    assert kn.DEPENDENCY_FINGERPRINT == kernel_dependency_fingerprint(), (
+        "the kernel compiles in constants or code that changed (state, tables, rng, the enums): set "
+        f"kernel.DEPENDENCY_FINGERPRINT = {kernel_dependency_fingerprint()!r} so numba compiles it afresh"
+    )

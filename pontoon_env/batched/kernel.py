@@ -118,6 +118,16 @@ from pontoon_env.batched.rng import (
 from pontoon_env.game.actions import ActionKind, Phase
 from pontoon_env.game.hands import HandClass
 
+DEPENDENCY_FINGERPRINT = "2fbb18c2924f13b798539d92e499de69d2417f9e"
+"""What the compiled kernel takes from other modules, hashed: the integer constants of
+:mod:`~pontoon_env.batched.state` and :mod:`~pontoon_env.batched.tables` (numba compiles a
+global's value in), the values of the action, phase and hand-class enums, and the source of
+:mod:`~pontoon_env.batched.rng` (its functions are compiled into the kernel's). Numba's on-disk
+cache checks only the source file of the function it caches, so a change in those modules alone
+would serve kernel code compiled against the old values from an existing cache.
+``tests/test_kernel_compile.py`` fails until this hash is brought up to date, and bringing it up to
+date edits this file, which makes numba compile the kernel afresh."""
+
 # Field indices of the packed state (pontoon_env.batched.state).
 from pontoon_env.batched.state import (  # noqa: E402
     TB_PHASE,
