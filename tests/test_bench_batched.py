@@ -35,3 +35,17 @@ def test_sections_and_repeat_are_checked() -> None:
         done = subprocess.run([sys.executable, str(ROOT / "bench" / "batched.py"), *args], capture_output=True,
                               text=True, cwd=ROOT, timeout=60)
         assert done.returncode == 2 and message in done.stderr
+
+
+def test_clock_chain_computes_and_reports_a_rate(capsys) -> None:
+    """bench/clock.py's chain runs the arithmetic it claims (checked against Python) and prints a rate."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import clock
+    import numpy as np
+
+    x = 3
+    for _ in range(100):
+        x = (x ^ (x >> 1)) + 7
+    assert int(clock.dependent_chain(100, np.int64(3))) == x
+    assert clock.main(["--iterations", "1000", "--repeat", "1"]) == 0
+    assert "billion iterations/s" in capsys.readouterr().out
