@@ -15,6 +15,14 @@ rounds of every native preset.
 Conventions: ``st`` is a :class:`~pontoon_env.batched.state.TableState`, ``rt`` the
 :class:`~pontoon_env.batched.tables.RuleTables`, ``cfg`` the option vector, ``t`` a table index,
 ``k`` a hand slot (players ``0..P-1`` in turn order, the banker ``P``), ``h`` a hand of the slot.
+
+``t`` is unsigned (``np.uint64``, converted where an entry point takes it from its index array or
+its loop). Numba reads a signed index as Python does, ``-1`` the last element, so every array
+access with a signed variable index first adds the dimension where the index is negative (a
+shift, an and and an add before the address); ``t`` is the first index of nearly every access in
+the round, and unsigned it skips that. Scripted rounds went from about 1.2 to 1.5 million a second
+(``docs/batched.md``, "Signed indices"). Arithmetic on ``t`` goes through ``np.int64(t)``: numba
+types a signed-unsigned mix as signed, but the explicit cast says so where it happens.
 """
 
 from __future__ import annotations
@@ -282,13 +290,13 @@ def prefetch_table(st, t):
     4,096 tables that it costs at 256, ``bench/batched.py`` section 5)."""
     width = st.tab.shape[1]
     for word in range(0, width, LINE_WORDS):
-        _prefetch(st.tab, t * width + word)
+        _prefetch(st.tab, np.int64(t) * width + word)
     seat_words = st.seat.shape[1] * st.seat.shape[2]
     for word in range(0, seat_words, LINE_WORDS):
-        _prefetch(st.seat, t * seat_words + word)
+        _prefetch(st.seat, np.int64(t) * seat_words + word)
     slots, hands, fields = st.hand.shape[1], st.hand.shape[2], st.hand.shape[3]
     for k in range(slots):
-        row = ((t * slots + k) * hands) * fields
+        row = ((np.int64(t) * slots + k) * hands) * fields
         for word in range(0, fields, LINE_WORDS):
             _prefetch(st.hand, row + word)
 
@@ -603,7 +611,7 @@ def fresh_table(st, cfg, t, seed, generation):
     K = cfg[tb.C_PACK_SIZE]
     st.rng[t] = stream_seed(seed, np.int64(STREAM_DECK), t, generation)
     for s in range(S):
-        st.seat_rng[t * S + s] = stream_seed(seed, STREAM_SEAT + s, t, generation)
+        st.seat_rng[np.int64(t) * S + s] = stream_seed(seed, STREAM_SEAT + s, t, generation)
     for i in range(K):
         st.tab[t, TB_PACK + i] = i % 52
     shuffle_in_place(st.rng, t, st.tab[t, TB_PACK:], K)
@@ -633,7 +641,7 @@ def fresh_table(st, cfg, t, seed, generation):
 def fresh_tables(st, cfg, idx, seed, generation):
     """:func:`fresh_table` at each table of ``idx``, from its next stream (``generation[t]`` counts up)."""
     for i in range(idx.size):
-        t = idx[i]
+        t = np.uint64(idx[i])
         fresh_table(st, cfg, t, seed, generation[t])
         generation[t] += 1
 
@@ -1345,8 +1353,8 @@ def decide(st, rt, cfg, t, pol, p, kinds, lows, highs, n, move):
     seat = current_seat(st, cfg, t)
     if policy == POL_RANDOM:
         S = cfg[tb.C_SEATS]
-        i = bounded(st.seat_rng, t * S + seat, n)
-        return kinds[i], lows[i] + bounded(st.seat_rng, t * S + seat, highs[i] - lows[i] + 1)
+        i = bounded(st.seat_rng, np.int64(t) * S + seat, n)
+        return kinds[i], lows[i] + bounded(st.seat_rng, np.int64(t) * S + seat, highs[i] - lows[i] + 1)
     if policy == POL_THRESHOLD or policy == POL_OPTIMAL:
         if phase == PH_TAKE_BANK:
             return K_TAKE_BANK, 0
@@ -1540,9 +1548,9 @@ def play_tables(st, rt, cfg, idx, pol, seat_pol, optimal, miss, need, scratch, o
     every read of a state field in the inlined loop counted the array's references up and down,
     11% of the scripted rounds' time (perf with a symbol map of the compiled code, one core)."""
     for i in range(idx.size):
-        t = idx[i]
+        t = np.uint64(idx[i])
         if i + 1 < idx.size:
-            prefetch_table(st, idx[i + 1])
+            prefetch_table(st, np.uint64(idx[i + 1]))
         if start == ROUND_DEAL_STACKED:
             stack_pack(st, cfg, t, orders[i])
         if start != ROUND_PLAY_ON:
@@ -1562,8 +1570,8 @@ def record_rounds(st, rt, cfg, count, start, net, staked, initial, hands, busts,
     left, then the banker); the rows are fresh zeros."""
     P = cfg[tb.C_PLAYERS]
     S = P + 1
-    for t in range(count):
-        row = start + t
+    for t in range(np.uint64(count)):
+        row = start + np.int64(t)
         banker = st.tab[t, TB_ROUND_BANKER]
         for s in range(S):
             net[row, s] = st.seat[t, s, SE_RESULT]
@@ -1598,7 +1606,7 @@ def record_rounds(st, rt, cfg, count, start, net, staked, initial, hands, busts,
 def new_rounds(st, rt, cfg, idx, orders, stacked):
     """Start a round at each table of ``idx`` (from ``orders[i]`` where ``stacked``)."""
     for i in range(idx.size):
-        t = idx[i]
+        t = np.uint64(idx[i])
         if stacked:
             stack_pack(st, cfg, t, orders[i])
         new_round(st, rt, cfg, t)
@@ -1608,20 +1616,20 @@ def new_rounds(st, rt, cfg, idx, orders, stacked):
 @hot_entry
 def legal_tables(st, rt, cfg, idx, n_legal, kinds, lows, highs):
     for i in range(idx.size):
-        n_legal[i] = legal(st, rt, cfg, idx[i], kinds[i], lows[i], highs[i])
+        n_legal[i] = legal(st, rt, cfg, np.uint64(idx[i]), kinds[i], lows[i], highs[i])
 
 
 @hot_entry
 def apply_tables(st, rt, cfg, idx, kinds, amounts):
     for i in range(idx.size):
-        apply_action(st, rt, cfg, idx[i], kinds[i], amounts[i])
-        finish_steps(st, rt, cfg, idx[i])
+        apply_action(st, rt, cfg, np.uint64(idx[i]), kinds[i], amounts[i])
+        finish_steps(st, rt, cfg, np.uint64(idx[i]))
 
 
 @hot_entry
 def current_seats(st, cfg, idx, out):
     for i in range(idx.size):
-        out[i] = current_seat(st, cfg, idx[i])
+        out[i] = current_seat(st, cfg, np.uint64(idx[i]))
 
 
 # ---------------------------------------------------------------------------------------- action ids
@@ -1889,7 +1897,7 @@ def encode_one(st, rt, cfg, fs, lay, high, t, seat, out):
 @hot_entry
 def encode_tables(st, rt, cfg, fs, lay, high, idx, seats, out):
     for i in range(idx.size):
-        encode(st, rt, cfg, fs, lay, high, idx[i], seats[i], out[i])
+        encode(st, rt, cfg, fs, lay, high, np.uint64(idx[i]), seats[i], out[i])
 
 
 @hot_entry
@@ -2035,7 +2043,7 @@ def env_apply(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need
     """Apply one action per table (the learner's where ``learner``, else an external seat's) and play on
     (``scratch`` as for :func:`play_tables`)."""
     for i in range(idx.size):
-        t = idx[i]
+        t = np.uint64(idx[i])
         apply_action(st, rt, cfg, t, kinds[i], amounts[i])
         if learner:
             ep.acted[t] = True
@@ -2048,7 +2056,7 @@ def env_resume(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, nee
     """Play on at tables that paused for a missing optimal-table key (now solved; ``scratch`` as
     for :func:`play_tables`)."""
     for i in range(idx.size):
-        t = idx[i]
+        t = np.uint64(idx[i])
         env_play_on(st, rt, cfg, ecfg, ep, pol, seat_pol, opp_pol, optimal, miss, need, t, scratch)
 
 
@@ -2119,14 +2127,15 @@ def env_step(st, rt, cfg, fs, lay, high, ecfg, ep, pol, seat_pol, opp_pol, optim
     kinds = scratch[3]
     lows = scratch[4]
     highs = scratch[5]
-    for t in range(ids.size):
-        if t + 1 < ids.size:
-            prefetch_table(st, np.int64(t + 1))
+    for t in range(np.uint64(ids.size)):
+        after = np.int64(t) + 1
+        if after < ids.size:
+            prefetch_table(st, np.uint64(after))
             for word in range(0, obs.shape[1], 16):  # the next observation row (16 float32 a line)
-                _prefetch_write(obs, (t + 1) * obs.shape[1] + word)
-            if final_dirty[t + 1]:  # and its final-observation row, which is zeroed below for certain
+                _prefetch_write(obs, after * obs.shape[1] + word)
+            if final_dirty[after]:  # and its final-observation row, which is zeroed below for certain
                 for word in range(0, obs.shape[1], 16):
-                    _prefetch_write(final_obs, (t + 1) * obs.shape[1] + word)
+                    _prefetch_write(final_obs, after * obs.shape[1] + word)
         if final_dirty[t]:  # an earlier step's final observation: the buffer hands out zeros elsewhere
             final_obs[t, :] = 0.0
             final_dirty[t] = False
@@ -2190,7 +2199,7 @@ def masks_at(st, rt, cfg, idx, slot_kind, slot_type, slot_level, mask, amounts):
     lows = np.empty(MAX_LEGAL, dtype=np.int64)
     highs = np.empty(MAX_LEGAL, dtype=np.int64)
     for i in range(idx.size):
-        n = legal(st, rt, cfg, idx[i], kinds, lows, highs)
+        n = legal(st, rt, cfg, np.uint64(idx[i]), kinds, lows, highs)
         legal_ids(kinds, lows, highs, n, slot_kind, slot_type, slot_level, mask[i], amounts[i])
 
 
@@ -2221,7 +2230,7 @@ def env_outputs(st, rt, cfg, fs, lay, high, ep, slot_kind, slot_type, slot_level
     lows = np.empty(MAX_LEGAL, dtype=np.int64)
     highs = np.empty(MAX_LEGAL, dtype=np.int64)
     amounts = np.zeros(slot_kind.size, dtype=np.int64)
-    for t in range(obs.shape[0]):
+    for t in range(np.uint64(obs.shape[0])):
         if write[t] == WRITE_NONE:
             continue
         _write_info(st, ep, t)
