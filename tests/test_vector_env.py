@@ -221,6 +221,25 @@ def test_masked_random_play_never_sees_an_empty_mask_and_rewards_sum_to_the_chip
     assert np.all(np.abs(open_round) <= 7 * 10 * 4)  # at most the stake of a round in progress
 
 
+def test_gymnasium_sync_vectorisation_gives_an_all_false_row_only_for_an_ended_episode():
+    # docs/environments.md: the single env's mask on the step that ends an episode is all False,
+    # and Gymnasium's own NEXT_STEP autoreset ignores that row's next action (it resets the table).
+    env = gym.make_vec("Pontoon-v0", num_envs=4, vectorization_mode="sync", num_players=2)
+    obs, info = env.reset(seed=3)
+    env.single_action_space.seed(3)
+    ended = np.zeros(4, dtype=bool)
+    empty_rows = 0
+    for _ in range(60):
+        mask = info["action_mask"]
+        assert np.array_equal(~mask.any(axis=1), ended)  # all False exactly where an episode just ended
+        empty_rows += int(ended.sum())
+        actions = np.array([env.single_action_space.sample(mask=row.astype(np.int8)) for row in mask])
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        ended = terminated | truncated
+    assert empty_rows > 0
+    env.close()
+
+
 def test_same_seed_same_trajectory_and_errors_name_the_table():
     def run(seed):
         vec = PontoonVectorEnv(num_envs=8, num_players=3, opponents={"players": "random"})
