@@ -51,8 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
             "Play policies (scripted names or trained checkpoints, in any seat) for N seeded rounds and report, for "
             "each seat: EV per round in stake units with a 95% confidence interval, win/lose/push rates, bust, "
             "pontoon and five-card-trick rates, mean stake, and the banker's take per player. Each round is dealt "
-            "on a fresh table from SeedSequence([seed, round]), with one random stream per seat, so runs with the "
-            "same seed deal the same cards: --compare uses this for paired differences. Writes report.txt/json, "
+            "on a fresh table from the match's own streams (pack order and one random stream per seat, both from "
+            "the seed and the round), so runs with the same seed deal the same cards: --compare uses this for paired "
+            "differences. Writes report.txt/json, "
             "summary.csv and comparison.csv to --out (printed before any chart is drawn), then PNG charts.",
             width=100,
         ),

@@ -45,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
             "Writes a run directory: model.zip, config.json (rules, table, action layout, versions: "
             "everything needed to reload or reproduce the run), eval_history.csv/json (the learning curve: EV "
             "against fixed baseline tables), checkpoints/ and TensorBoard logs in tb/. Reward = net chips / "
-            "min_stake per step. Every setting is checked before the run directory is made.",
+            "min_stake per step. Every setting is checked before the run directory is made. These are the flags of "
+            "the default backend (--backend sb3); with --backend rllib, Ray RLlib trains the banker and the players "
+            "at once, with flags of its own: train.py --backend rllib --help (docs/rllib.md).",
             width=100,
         ),
         epilog=textwrap.fill(

@@ -6,8 +6,9 @@ policy and a trained model (wrapped by :class:`agents.model.ModelPolicy`) are me
 same loop as they are trained and charted in.
 
 Seeding is what makes comparisons honest. Round ``i`` of a match with seed ``s`` is played on a
-fresh table whose pack is shuffled by ``SeedSequence([s, i])`` and whose seats each get their own
-generator from the same sequence. Two matches with the same seed therefore deal the same pack order
+fresh table dealt from the pack order :func:`pontoon_env.batched.rng.deal_orders` ``(s, i)``, and
+each seat gets its own random stream from :func:`pontoon_env.batched.rng.seat_stream_seed`
+``(s, i, seat)`` (with a stacked ``deck`` prefix, ``SeedSequence([s, i])`` shuffles the rest). Two matches with the same seed therefore deal the same pack order
 in every round and give every other seat the same random stream, whatever the seat under test does:
 the *paired* difference of two policies then only carries the noise of their different decisions,
 not the noise of different cards, and small differences become visible (common random numbers).

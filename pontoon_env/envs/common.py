@@ -37,7 +37,8 @@ PolicySpec = Any
 
 
 def action_id(action: object, n: int, where: str = "action") -> int:
-    """Validate a Gymnasium action and return it as an ``int`` id.
+    """Validate a Gymnasium action and return it as an ``int`` id; ``where`` names it in the error
+    (``"action"``, or ``"action of agent <name>"`` in the PettingZoo table).
 
     Raises:
         TypeError: the action is not one integer (a float, a string, an array of several values).

@@ -61,7 +61,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         autoreset_mode: ``AutoresetMode.SAME_STEP`` (the only mode; given for explicitness).
         **kwargs: every argument of :class:`PontoonEnv` (``rules``, ``role``, ``num_players``,
             ``learner_seat``, ``opponents``, ``episode``, ``session_rounds``, ``bank_rotation``,
-            ``action_levels``, ``illegal_action``, ``illegal_penalty``, ``dict_observation``).
+            ``action_levels``, ``illegal_action``, ``illegal_penalty``, ``dict_observation``,
+            ``rule_options``).
 
     Raises:
         NotNativeError: rules the batched engine does not play (use :func:`make_vector_env`).
@@ -162,7 +163,12 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         return self._mask
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Start an episode at every table; ``seed`` (an int) makes fresh tables from that seed."""
+        """Start an episode at every table; ``seed`` (an int) makes fresh tables from that seed.
+
+        Raises:
+            ValueError: any ``options`` (stacked decks are the single environment's,
+                :class:`PontoonEnv`), or a ``seed`` that is not a non-negative integer.
+        """
         if options:
             raise ValueError(f"reset options: the native vector environment takes none, got {sorted(options)}")
         fresh = np.zeros(self.num_envs, dtype=np.bool_)
