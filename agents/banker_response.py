@@ -57,6 +57,9 @@ class BankerBestResponse(BankerThreshold):
 
     name = "banker_best_response"
     sees_table = True  # the response reads the player's standing hand
+    max_players = 1
+    """The player seats it can answer: the registry refuses it at a larger table when the table
+    is made, not at the first banker decision with two hands standing."""
 
     def __init__(self, rules: RulesSpec = "pagat", player: str | ThresholdPlayer = "threshold") -> None:
         from pontoon_env import solver

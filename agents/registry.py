@@ -270,10 +270,12 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
         spec: a name in :data:`POLICY_NAMES`, optionally with parameters (``"threshold:stick=16,buy=11"``),
             a path to a ``.zip`` model checkpoint, or a policy object (returned as it is).
         rules: the rules the policy will play (some policies read the settlement table from them).
-        num_players: player seats at the table, passed on to a checkpoint's model policy.
+        num_players: player seats at the table, passed on to a checkpoint's model policy and
+            checked against a policy's ``max_players`` (``banker_best_response`` answers one).
 
     Raises:
-        PolicySpecError: unknown name or parameter, or an invalid parameter value.
+        PolicySpecError: unknown name or parameter, an invalid parameter value, or a table too large
+            for the policy.
     """
     rules = make_rules(rules) if isinstance(rules, str) else rules
     if not isinstance(spec, str):
@@ -312,11 +314,18 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
         )
     kwargs = _parse_params(name, entry, params)
     try:
-        return entry.build(rules, **kwargs) if entry.needs_rules else entry.build(**kwargs)
+        policy = entry.build(rules, **kwargs) if entry.needs_rules else entry.build(**kwargs)
     except ModuleNotFoundError as error:
         raise PolicySpecError(f"policy {name!r} is not available: {error}") from error
     except (TypeError, ValueError) as error:
         raise PolicySpecError(f"policy {name!r}: {error}") from error
+    limit = getattr(policy, "max_players", None)
+    if num_players is not None and limit is not None and num_players > limit:
+        raise PolicySpecError(
+            f"policy {name!r} plays at a table of at most {limit} player seat{'s' if limit != 1 else ''}; "
+            f"num_players is {num_players}"
+        )
+    return policy
 
 
 def _load_checkpoint(path: str, rules: Rules, num_players: int | None) -> Policy:

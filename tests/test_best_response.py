@@ -107,3 +107,17 @@ def test_the_best_response_answers_one_player_only():
     game = PontoonGame(rules, 2, seed=0, banker=0)
     with pytest.raises(ValueError, match="answers one player"):
         play_round(game, [response, ThresholdPlayer(), ThresholdPlayer()], np.random.default_rng(0))
+
+
+def test_a_table_too_large_for_the_best_response_is_refused_when_it_is_made():
+    import gymnasium as gym
+
+    import pontoon_env  # noqa: F401  (registers the ids)
+    from agents.registry import PolicySpecError
+
+    with pytest.raises(PolicySpecError, match="at most 1 player seat; num_players is 2"):
+        make_policy("banker_best_response", make_rules("pagat"), num_players=2)
+    with pytest.raises(ValueError, match="banker_best_response"):
+        gym.make("Pontoon-v0", num_players=2, opponents={"banker": "banker_best_response:player=threshold"})
+    env = gym.make("Pontoon-v0", num_players=1, opponents={"banker": "banker_best_response:player=threshold"})
+    assert env.reset(seed=0)[1]["action_mask"].any()

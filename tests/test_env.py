@@ -176,6 +176,33 @@ def test_session_rewards_sum_to_every_round_of_the_session(preset):
     assert sum(round_results) == game.balances[seat] - game.rules.bankroll + owned
 
 
+def test_a_session_that_ends_before_the_learners_first_decision_is_not_handed_out():
+    # A player who twists to 21 mostly busts, so the banker often has nothing to decide: with one
+    # round a session, many sessions end before the banker's first decision. reset() deals afresh
+    # until one has a decision (it used to return the finished session, with an all-False mask).
+    env = gym.make("PontoonBanker-v0", num_players=1, opponents="threshold:stick=21",
+                   episode="session", session_rounds=1)
+    for seed in range(40):
+        _, info = env.reset(seed=seed)
+        assert info["action_mask"].any(), seed
+        assert not env.unwrapped.game.is_round_over
+
+
+def test_a_sessions_rounds_before_the_first_decision_are_in_resets_info():
+    # Their chips are credited to the first step, so the rounds listed by reset's and the steps'
+    # infos add up to the episode's return (seed 0 plays two rounds before the banker decides).
+    env = gym.make("PontoonBanker-v0", num_players=1, opponents="threshold:stick=21",
+                   episode="session", session_rounds=5)
+    listed_before_a_decision = 0
+    for seed in range(20):
+        rewards, infos = play_episode(env, np.random.default_rng(seed), seed=seed)
+        listed_before_a_decision += len(infos[0].get("rounds", []))
+        round_results = [report["round_result"] for info in infos for report in info.get("rounds", [])]
+        assert len(round_results) == env.unwrapped.game.round_index
+        assert sum(rewards) == pytest.approx(sum(round_results))
+    assert listed_before_a_decision > 0  # the case under test occurred
+
+
 def test_a_stacked_deck_gives_a_known_reward():
     env = gym.make("Pontoon-v0", rules="pagat", num_players=1, opponents={"banker": Stand()}, info_level="seat")
     obs, info = env.reset(seed=0, options={"deck": ["9S", "7H", "KD", "8C"]})

@@ -112,7 +112,9 @@ class PontoonEnv(gym.Env):
     ## Information
     ``info["action_mask"]`` always; ``info["seat"]``, ``info["role"]``, ``info["balance"]`` and
     ``info["round_index"]``; when a round ends during the step, ``info["round_result"]`` (the
-    learner's result in it) and ``info["rounds"]`` (one entry per round finished during the step).
+    learner's result in it) and ``info["rounds"]`` (one entry per round finished during the step;
+    in ``session`` episodes ``reset``'s info lists the rounds finished before the learner's first
+    decision, whose chips the first step's reward carries).
     ``info_level`` adds the round's report: ``"seat"`` as the learner's seat may see it
     (:func:`pontoon_env.game.observation.seat_report`: face-down cards stay ``"??"``), ``"full"``
     the umpire's report with every card, which **leaks hidden information** (debugging only).
@@ -288,10 +290,12 @@ class PontoonEnv(gym.Env):
             self._draw_learner_seat()
             self._start_round(deck, bottom)
             deck, bottom = None, ()
-            reports, ended, _ = self._advance()
+            reports, terminated, truncated = self._advance()
             skipped += len(reports)
-            if not ended:
+            if not (terminated or truncated):
                 break
+            # A session that ended (or ran its rounds out) before the learner's first decision
+            # is no episode to hand out: deal a fresh table, as for a broke one.
             fresh = True
         else:
             raise RuntimeError(
@@ -302,7 +306,9 @@ class PontoonEnv(gym.Env):
             # A round episode credits only the round the learner plays (skipped deals carry nothing).
             self._pending = 0
         self._decision()
-        info = self._info([])
+        # A session's rounds finished before the learner's first decision are part of its episode
+        # (their chips are credited to the first step): info lists them, as a step's does.
+        info = self._info(reports if self.episode == "session" else [])
         info["skipped_rounds"] = skipped if self.episode == "round" else 0
         if self.render_mode == "human":
             self.render()
