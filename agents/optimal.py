@@ -11,7 +11,11 @@ casino rule) and then looks every decision up:
   shows an optimum sits at one of the two ends).
 
 It is optimal against that banker rule over an infinite deck; against other bankers, or with the
-pack's memory, it is a strong baseline rather than a best response. It places no shoot bets (the
+pack's memory, it is a strong baseline rather than a best response. Where the rules have the
+banker's double (``pontoon_1939``) the rule never doubles; a hand played after a
+banker did double is looked up in a second solution (:meth:`OptimalPlayer.solution_for`), of a
+banker who doubles on an ace first card, as every doubling banker of :mod:`agents` does (so the
+double tells the player the banker holds an ace). It places no shoot bets (the
 solver does not model them; under ``shoot`` it solves the same rules without them), passes on bank
 sales and takes the bank when offered. In a banker seat it banks like ``BankerThreshold(17)``.
 """
@@ -38,6 +42,11 @@ _MOVES = {
 }
 
 
+DOUBLED_ON = frozenset({1})
+"""The first-card values (1 = ace) on which the banker of :meth:`OptimalPlayer.solution_for`'s
+second solution doubles: an ace, as ``banker_threshold:double_ace=true`` and ``banker_smart`` do."""
+
+
 class OptimalPlayer(ThresholdPlayer):
     """The solver's optimal player policy against a fixed banker rule (see the module docstring).
 
@@ -62,8 +71,24 @@ class OptimalPlayer(ThresholdPlayer):
         # Solved against the scripted banker_threshold, which never doubles the stakes by default.
         rule = solver.BankerRule(stand, hit_soft=self.rules.dealer_rule == "hit_soft_17", double_on=frozenset())
         self._solver = solver
+        self._solved_rules = solved_rules
         self.solution = solver.solve(solved_rules, rule)
+        """The solution every decision reads unless the banker doubled the stakes."""
+        self._doubled_solution: object | None = None
         self.stand = stand
+
+    def solution_for(self, banker_doubled: bool) -> object:
+        """The solution a decision reads: :attr:`solution`, or after a banker's double the solution
+        against the same banker doubling on an ace (solved on first use: the first one has no
+        branch for a doubled round, and the engine and the batched engine both ask here)."""
+        if not banker_doubled:
+            return self.solution
+        if self._doubled_solution is None:
+            rule = self._solver.BankerRule(
+                self.stand, hit_soft=self.rules.dealer_rule == "hit_soft_17", double_on=DOUBLED_ON
+            )
+            self._doubled_solution = self._solver.solve(self._solved_rules, rule)
+        return self._doubled_solution
 
     def on_stake(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Decision:
         option = find(legal, ActionKind.STAKE)
@@ -89,7 +114,7 @@ class OptimalPlayer(ThresholdPlayer):
             1 for other in later if len(other.cards) == 2 and not other.done and self._pair(other.cards)
         )
         move = self._solver.scripted_move(
-            self.solution,
+            self.solution_for(view.stakes_doubled),
             hand.known_cards,
             hand.twisted,
             hand.last_buy,

@@ -79,3 +79,18 @@ def test_a_model_with_its_own_stake_levels_plays_its_layout_on_the_batched_engin
     reference = play_match(rules, 1, policies, 200, seed=4, engine="reference")
     batched = play_match(rules, 1, policies, 200, seed=4, engine="batched")
     assert np.array_equal(batched.net, reference.net)
+
+
+def test_the_optimal_player_plays_on_after_the_banker_doubles_on_both_engines():
+    # The optimal player's solution is solved against a banker who never doubles; after a banker's
+    # double it reads a second solution (agents.optimal.OptimalPlayer.solution_for). It used to
+    # raise "no branch with banker_doubled=True" at the first doubled round, on both engines.
+    rules = make_rules("pontoon_1939")
+    policies = [make_policy("banker_threshold:double_ace=true", rules), make_policy("optimal", rules)]
+    batched = batched_match(rules, 1, policies, 600, seed=3)
+    reference = reference_match(rules, 1, policies, 600, seed=3)
+    for name in FIELDS:
+        np.testing.assert_array_equal(getattr(batched, name), getattr(reference, name), err_msg=name)
+    # the optimal player stakes the minimum or the maximum, so a doubled round shows twice one of them
+    doubled = np.isin(reference.initial[:, 1], [2 * rules.min_stake, 2 * rules.max_stake])
+    assert doubled.sum() > 5

@@ -138,7 +138,7 @@ class OptimalTable:
             if bits & (1 << bit):
                 legal += moves
         move = solver.scripted_move(
-            policy.solution, cards, twisted, last_buy, initial, hands, legal, stake=stake, doubled=doubled,
+            policy.solution_for(banker_doubled), cards, twisted, last_buy, initial, hands, legal, stake=stake, doubled=doubled,
             split_hand=split_hand, pending_pairs=pending, banker_doubled=banker_doubled,
         )
         code = {"stick": kn.OPT_STICK, "twist": kn.OPT_TWIST, "buy_min": kn.OPT_BUY_MIN, "buy_max": kn.OPT_BUY_MAX,
