@@ -203,6 +203,17 @@ def test_a_sessions_rounds_before_the_first_decision_are_in_resets_info():
     assert listed_before_a_decision > 0  # the case under test occurred
 
 
+def test_a_player_broke_before_the_learners_first_decision_gets_a_fresh_table():
+    # With 10 chips, a player who twists to 21 soon owes the banker (a bust, a banker's pontoon
+    # paid double) and can stake no more; the banker then never has a decision. reset() used to
+    # deal on at that table until it gave up after 1,000 rounds.
+    env = gym.make("PontoonBanker-v0", num_players=1, bankroll=10, opponents="threshold:stick=21")
+    for seed in range(10):
+        _, info = env.reset(seed=seed)
+        assert info["action_mask"].any()
+        assert min(env.unwrapped.game.balances) >= env.unwrapped.rules.min_stake
+
+
 def test_a_stacked_deck_gives_a_known_reward():
     env = gym.make("Pontoon-v0", rules="pagat", num_players=1, opponents={"banker": Stand()}, info_level="seat")
     obs, info = env.reset(seed=0, options={"deck": ["9S", "7H", "KD", "8C"]})

@@ -431,6 +431,10 @@ class PontoonEnv(gym.Env):
                     return reports, True, False
                 if len(reports) > MAX_SKIPPED_ROUNDS:
                     raise RuntimeError(f"the learner had no decision in {MAX_SKIPPED_ROUNDS} rounds")
+                if not self._table_reusable():
+                    # A seat ran out of chips in a deal the learner had no part in: dealing on
+                    # would seat fewer players, or none, for ever; reset() deals a fresh table.
+                    return reports, True, False
                 self._pending = 0
                 self._ledger_pos = len(game.ledger)
             elif self._broke(seat) or self._table_empty():
