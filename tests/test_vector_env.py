@@ -269,6 +269,26 @@ def test_same_seed_same_trajectory_and_errors_name_the_table():
         PontoonVectorEnv(num_envs=2, info_level="full")
 
 
+def test_the_reference_vector_env_checks_every_action_before_any_table_steps():
+    # Behind the same API on the reference engine (shoot is not native): one bad id used to step
+    # the tables before it (table 0 could settle and reset, its reward lost) before raising.
+    vec = gym.make_vec("Pontoon-v0", num_envs=3, vectorization_mode="vector_entry_point", rules="shoot",
+                       num_players=1, illegal_action="raise")
+    _, info = vec.reset(seed=0)
+    games = [env.unwrapped.game for env in vec.unwrapped.envs]
+    before = [(game.round_index, game.phase, list(game.balances)) for game in games]
+    legal = info["action_mask"].argmax(axis=1)
+    with pytest.raises(ValueError, match=r"actions\[2\] \(table 2\): id 99"):
+        vec.step(np.array([legal[0], legal[1], 99]))
+    with pytest.raises(TypeError, match="dtype"):
+        vec.step(legal.astype(float))
+    illegal = int(np.flatnonzero(~info["action_mask"][1])[0])
+    with pytest.raises(IllegalActionError, match=r"table 1: seat \d in phase STAKE: action"):
+        vec.step(np.array([legal[0], illegal, legal[2]]))
+    assert [(game.round_index, game.phase, list(game.balances)) for game in games] == before
+    vec.step(legal)  # and the tables play on
+
+
 def test_sb3_adapter_trains_maskable_ppo():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO

@@ -323,9 +323,7 @@ class PontoonEnv(gym.Env):
         index = action_id(action, self.table.n)
         decoded = self._ids.get(index)
         if decoded is None:
-            message = (
-                f"seat {self._seat} in phase {game.phase.name}: " + self.table.illegal_message(index, self._ids)
-            )
+            message = self.illegal_message(index)
             if self.illegal_action == "raise":
                 raise IllegalActionError(message)
             self._done = True
@@ -347,6 +345,12 @@ class PontoonEnv(gym.Env):
         if self.render_mode == "human":
             self.render()
         return self._observation(), float(reward), terminated, truncated, self._info(reports)
+
+    def illegal_message(self, action: int) -> str:
+        """Why action id ``action`` is not legal now (the text :meth:`step` raises or puts in
+        ``info["illegal_action"]``); only meaningful for an id the mask refuses."""
+        phase = self._game.phase.name if self._game is not None else "none (no reset yet)"
+        return f"seat {self._seat} in phase {phase}: " + self.table.illegal_message(action, self._ids)
 
     def render(self) -> Any:
         if self.render_mode is None:

@@ -387,10 +387,22 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
 
 class ReferenceVectorEnv(SyncVectorEnv):
     """The single environment in a :class:`SyncVectorEnv` (SAME_STEP autoreset), with the native
-    vector environment's :meth:`action_masks`, for rules the batched engine does not play."""
+    vector environment's :meth:`action_masks` and its checks of a step's actions, for rules the
+    batched engine does not play."""
 
     def action_masks(self) -> np.ndarray:
         return np.stack([env.unwrapped.action_masks() for env in self.envs])
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """As :meth:`PontoonVectorEnv.step`: every table's action is checked before any table
+        steps (its shape, dtype and range, and its legality where tables raise), so one bad id
+        leaves every table as it was and the error names the table."""
+        ids = check_ids(actions, self.num_envs, int(self.single_action_space.n))
+        for t, env in enumerate(self.envs):
+            single = env.unwrapped
+            if single.illegal_action == "raise" and single._game is not None and not single._mask[ids[t]]:
+                raise IllegalActionError(f"table {t}: {single.illegal_message(int(ids[t]))}")
+        return super().step(ids)
 
 
 def reference_vector_env(num_envs: int = 1, **kwargs: Any) -> ReferenceVectorEnv:
