@@ -155,6 +155,11 @@ class ActionLevels:
         unknown = sorted(str(key) for key in spec if key not in LEVEL_FIELDS)
         if unknown:
             raise ValueError(f"action_levels: unknown keys {unknown}; expected some of {list(LEVEL_FIELDS)}")
+        for key, value in spec.items():
+            if isinstance(value, (str, bytes)) or not (value is None or isinstance(value, Iterable)):
+                # a bare level ("max", 4) would be read as its characters, or fail obscurely
+                raise ValueError(f"action_levels[{key!r}]: expected a list of levels (e.g. ['min', 'max']), "
+                                 f"got {value!r}")
         return cls(**{key: (None if value is None else tuple(value)) for key, value in spec.items()})
 
     def resolved(self, rules: Rules) -> ActionLevels:

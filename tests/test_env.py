@@ -312,6 +312,16 @@ def test_bad_configuration_is_refused_with_clear_messages():
         gym.make("Pontoon-v0", episode="game")
     with pytest.raises(ValueError, match="unknown keys"):
         gym.make("Pontoon-v0").reset(options={"decks": ["AS"]})
+    # switches are booleans: the string "False" is truthy and used to turn them on silently
+    with pytest.raises(ValueError, match=r"bank_rotation: expected True or False, got 'False' \(str\)"):
+        gym.make("Pontoon-v0", bank_rotation="False")
+    with pytest.raises(ValueError, match="dict_observation: expected True or False"):
+        gym.make("Pontoon-v0", dict_observation="false")
+    with pytest.raises(ValueError, match="illegal_penalty: expected a finite number, got nan"):
+        gym.make("Pontoon-v0", illegal_penalty=float("nan"))
+    with pytest.raises(ValueError, match=r"action_levels\['stake'\]: expected a list of levels.*got 'max'"):
+        gym.make("Pontoon-v0", action_levels={"stake": "max"})
+    assert gym.make("Pontoon-v0", bank_rotation=np.bool_(True)).unwrapped.bank_rotation is True
 
 
 def test_an_illegal_policy_is_named_with_its_seat():

@@ -101,6 +101,8 @@ def test_illegal_and_malformed_actions():
         environment.step(0.5)
     with pytest.raises(ValueError, match="num_rounds"):
         raw_env(num_rounds=0)
+    with pytest.raises(ValueError, match="illegal_penalty: expected a finite number"):
+        raw_env(illegal_penalty=float("inf"))
 
 
 def test_stacked_deck_and_settlement_info():

@@ -267,6 +267,10 @@ def test_same_seed_same_trajectory_and_errors_name_the_table():
         vec.step(np.full(4, stick))
     with pytest.raises(ValueError, match="info_level"):
         PontoonVectorEnv(num_envs=2, info_level="full")
+    with pytest.raises(ValueError, match="seed: the native vector environment takes one integer seed"):
+        vec.reset(seed=[1, 2, 3, 4])
+    with pytest.raises(ValueError, match=r"seed: expected an integer in 0\.\.9223372036854775807"):
+        vec.reset(seed=2**64)
 
 
 def test_the_reference_vector_env_checks_every_action_before_any_table_steps():

@@ -31,7 +31,7 @@ from pontoon_env.envs.common import (
 from pontoon_env.envs.render import render_ansi, render_rgb
 from pontoon_env.game.actions import IllegalActionError
 from pontoon_env.game.cards import parse_cards
-from pontoon_env.game.checks import require_choice, require_int
+from pontoon_env.game.checks import require_bool, require_choice, require_finite, require_int
 from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.observation import SeatView, observe
 from pontoon_env.game.rules import Rules, RulesSpec, make_rules, resolve_rules
@@ -186,7 +186,10 @@ class PontoonEnv(gym.Env):
         require_int("session_rounds", session_rounds, 1)
         if bankroll is not None:
             require_int("bankroll", bankroll, 1)
+        bank_rotation = require_bool("bank_rotation", bank_rotation)
+        dict_observation = require_bool("dict_observation", dict_observation)
         require_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        illegal_penalty = require_finite("illegal_penalty", illegal_penalty)
         require_choice("info_level", info_level, INFO_LEVELS)
         if render_mode is not None:
             require_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))

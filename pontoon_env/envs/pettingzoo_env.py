@@ -84,7 +84,7 @@ from pontoon_env.envs.common import ILLEGAL_MODES, INFO_LEVELS, IllegalMode, Inf
 from pontoon_env.envs.gymnasium_env import parse_deck_options
 from pontoon_env.envs.render import render_ansi, render_rgb
 from pontoon_env.game.actions import IllegalActionError
-from pontoon_env.game.checks import require_choice, require_int
+from pontoon_env.game.checks import require_choice, require_finite, require_int
 from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.observation import observe
 from pontoon_env.game.rules import RulesSpec, make_rules, resolve_rules
@@ -154,6 +154,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
         require_int("num_rounds", num_rounds, 1)
         require_choice("illegal_action", illegal_action, ILLEGAL_MODES)
+        illegal_penalty = require_finite("illegal_penalty", illegal_penalty)
         require_choice("info_level", info_level, INFO_LEVELS)
         if render_mode is not None:
             require_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))

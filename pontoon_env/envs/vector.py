@@ -167,13 +167,18 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
 
         Raises:
             ValueError: any ``options`` (stacked decks are the single environment's,
-                :class:`PontoonEnv`), or a ``seed`` that is not a non-negative integer.
+                :class:`PontoonEnv`), or a ``seed`` that is not one integer in ``0..2**63-1``
+                (a list of seeds, one a table, is the reference vector environment's).
         """
         if options:
             raise ValueError(f"reset options: the native vector environment takes none, got {sorted(options)}")
         fresh = np.zeros(self.num_envs, dtype=np.bool_)
         if seed is not None or not self._started:
-            base = require_int("seed", seed, 0) if seed is not None else int(np.random.SeedSequence().entropy % 2**62)
+            if isinstance(seed, (list, tuple, np.ndarray)):
+                raise ValueError(f"seed: the native vector environment takes one integer seed, from which every "
+                                 f"table is seeded; got {seed!r}")
+            base = (require_int("seed", seed, 0, 2**63 - 1) if seed is not None
+                    else int(np.random.SeedSequence().entropy % 2**62))
             self.ecfg[kn.E_SEED] = base
             self.ep.generation[:] = 0
             self._rngs = [np.random.default_rng([base, t]) for t in range(self.num_envs)]
