@@ -106,6 +106,18 @@ def read_config(path: str | Path, required: bool = True) -> tuple[Path, dict[str
     legacy = {_LEGACY_LEVEL_KEYS[key]: config.pop(key) for key in list(config) if key in _LEGACY_LEVEL_KEYS}
     if legacy and "action_levels" not in config:
         config["action_levels"] = legacy
+    saved = config.get("rules")
+    if saved is not None and not isinstance(saved, Mapping):
+        # A config edited by hand may name a preset ("pagat") or carry something else: every
+        # reader compares options, so give it the full option dict the table plays, or say what
+        # is wrong with it (dict("pagat") would fail with a message about sequences).
+        rules = config_rules(config, str(path))
+        seats = config.get("num_players")
+        try:
+            played = table_rules(rules, seats) if isinstance(seats, int) else rules
+        except ValueError as error:  # a table size the engine refuses
+            raise CheckpointError(f"run config {str(found)!r} of {str(path)!r}: {error}") from error
+        config["rules"] = dataclasses.asdict(played)
     return model_path, config
 
 

@@ -373,3 +373,25 @@ def test_masked_mode_picks_what_predict_picks(tiny_models) -> None:
     sampling.model.predict = lambda *a, **k: calls.append(k) or predict(*a, **k)  # type: ignore[method-assign]
     sampled = sampling.predict_ids(obs[:3], masks[:3])
     assert calls and calls[0]["deterministic"] is False and masks[np.arange(3), sampled].all()
+
+
+def test_a_config_naming_its_rules_by_preset_is_read_and_a_bad_one_named(tiny_models, tmp_path: Path) -> None:
+    # A config edited by hand to "rules": "pagat" used to fail with "dictionary update sequence
+    # element #0 has length 1; 2 is required".
+    import shutil
+
+    from agents.checkpoint import CheckpointError
+    from agents.model import ModelPolicy
+
+    for value, error in (("pagat", None), ("pagot", "saved rules are invalid: unknown preset 'pagot'"),
+                         (5, "saved rules are invalid: rules: expected a preset name")):
+        folder = tmp_path / str(value)
+        shutil.copytree(tiny_models["player"].parent, folder)
+        config = json.loads((folder / "config.json").read_text())
+        config["rules"] = value
+        (folder / "config.json").write_text(json.dumps(config))
+        if error is None:
+            assert ModelPolicy(folder / "model.zip", make_rules("pagat"), 2).num_players == 2
+        else:
+            with pytest.raises(CheckpointError, match=error):
+                ModelPolicy(folder / "model.zip", make_rules("pagat"), 2)
