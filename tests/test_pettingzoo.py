@@ -116,3 +116,23 @@ def test_stacked_deck_and_settlement_info():
         environment.step(environment.action_names.index("stand"))  # the banker stands on 17
     assert environment.infos[player]["round_result"] == 20  # a pontoon wins double
     assert environment.rewards[player] == 20.0
+
+
+def test_the_episode_ends_when_no_player_can_stake():
+    # With 3 chips each, the player soon cannot cover the minimum stake: the table used to deal
+    # on to nobody until it raised "no seat had a decision in 1000 rounds".
+    from pontoon_env.envs.pettingzoo_env import env as table
+
+    environment = table(rules="pagat", rule_options={"bankroll": 3}, num_players=1, num_rounds=50)
+    environment.reset(seed=0)
+    returns = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        observation, reward, termination, truncation, _ = environment.last()
+        returns[agent] += reward
+        done = termination or truncation
+        environment.step(None if done else int(np.flatnonzero(observation["action_mask"])[-1]))
+    game = environment.unwrapped.game
+    assert game.round_index < 50
+    assert all(game.balances[seat] < game.rules.min_stake for seat in range(2) if seat != game.banker)
+    for seat, agent in enumerate(environment.possible_agents):
+        assert returns[agent] * game.rules.min_stake == pytest.approx(game.balances[seat] - 3)

@@ -57,7 +57,8 @@ umpire's report with every card (it leaks hidden information: debugging only).
 
 ### Episode End
 
-After ``num_rounds`` rounds every agent is terminated. A deal in which nobody has a decision (a
+After ``num_rounds`` rounds every agent is terminated, or sooner with finite bankrolls when no
+player can cover the minimum stake. A deal in which nobody has a decision (a
 Vingt-Un natural can settle every hand at once) is played through, credited at the next step, and
 not counted. The pack, the bank and the kitty carry over between the rounds of an episode as the
 rules say; ``reset(options={"deck": [...]})`` stacks the first round (other option keys are
@@ -323,7 +324,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 silent += 1
                 if silent > MAX_SILENT_ROUNDS:
                     raise RuntimeError(f"no seat had a decision in {MAX_SILENT_ROUNDS} rounds")
-            if self._rounds_counted >= self.num_rounds:
+            if self._rounds_counted >= self.num_rounds or self._no_player_can_stake():
                 break
             # Credit what is left of the finished round before its ledger goes.
             for seat, result in enumerate(game.ledger.results(game.num_seats, self._ledger_pos)):
@@ -332,6 +333,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             self._ledger_pos = 0
             self._decided_this_round = False
         return reports
+
+
+    def _no_player_can_stake(self) -> bool:
+        """With finite bankrolls: no seat but the next round's banker can cover the minimum stake
+        (dealing on would play rounds nobody decides in, for ever)."""
+        game, rules = self.game, self.rules
+        if rules.bankroll <= 0:
+            return False
+        return all(game.balances[seat] < rules.min_stake for seat in range(game.num_seats) if seat != game.banker)
 
 
 def _docs() -> str:
