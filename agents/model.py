@@ -34,6 +34,27 @@ from pontoon_env.game.rules import RulesSpec, resolve_rules
 
 __all__ = ["CheckpointError", "ModelPolicy", "load_checkpoint"]
 
+_fork_guarded = False
+
+
+def single_threaded_after_fork() -> None:
+    """Make every process forked from this one run torch on one thread (registered once).
+
+    A model loaded here and then a fork (``gym.make_vec(..., vectorization_mode="async")`` builds
+    one table in the parent, then forks its workers) left each worker's first inference waiting
+    for OpenMP threads of the parent that a child does not have: it hung for ever. One thread in
+    the child is what torch's own DataLoader workers get, and a seat's one observation at a time
+    gains nothing from more."""
+    global _fork_guarded
+    if _fork_guarded:
+        return
+    import os
+
+    import torch
+
+    os.register_at_fork(after_in_child=lambda: torch.set_num_threads(1))
+    _fork_guarded = True
+
 
 def load_checkpoint(
     path: str | Path, rules: RulesSpec | None = None, num_players: int | None = None
@@ -122,6 +143,7 @@ class ModelPolicy:
     ) -> None:
         self.given_rules = resolve_rules(rules)
         if isinstance(model_or_path, (str, Path)):
+            single_threaded_after_fork()
             self.model, self.config = load_checkpoint(model_or_path, self.given_rules, num_players)
             self.name = name or Path(model_or_path).stem
         else:

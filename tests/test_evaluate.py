@@ -395,3 +395,33 @@ def test_a_config_naming_its_rules_by_preset_is_read_and_a_bad_one_named(tiny_mo
         else:
             with pytest.raises(CheckpointError, match=error):
                 ModelPolicy(folder / "model.zip", make_rules("pagat"), 2)
+
+
+def test_an_async_vector_env_with_a_model_opponent_steps(tiny_models) -> None:
+    # AsyncVectorEnv builds one table in the parent (the model loaded, torch's threads started)
+    # and forks its workers; their first inference used to wait for ever. Run apart, with a timeout.
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np, gymnasium as gym, pontoon_env\n"
+        f"v = gym.make_vec('PontoonBanker-v0', num_envs=2, vectorization_mode='async', num_players=2, "
+        f"opponents={str(tiny_models['player'])!r})\n"
+        "obs, info = v.reset(seed=0)\n"
+        "for _ in range(30):\n"
+        "    obs, r, te, tr, info = v.step(info['action_mask'].argmax(axis=1))\n"
+        "v.close()\n"
+        "print('stepped')\n"
+    )
+    import os
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)  # the workers too, not only the parent
+        process.communicate()
+        pytest.fail("the async vector env with a model opponent hung")
+    assert process.returncode == 0 and "stepped" in out, err[-2000:]
