@@ -331,6 +331,24 @@ def test_an_illegal_policy_is_named_with_its_seat():
             env.reset()
 
 
+def test_an_opponent_failing_mid_step_ends_the_episode_until_reset():
+    # The table is half-played after the failure: the episode is over, not left with a stale mask.
+    env = gym.make("Pontoon-v0", num_players=1, opponents={"banker": Cheater()})
+    _, info = env.reset(seed=0)
+    names = env.unwrapped.action_names
+    with pytest.raises(PolicyError, match="policy 'cheater' in seat 0"):
+        for _ in range(100):  # stick as soon as allowed: the banker's turn comes unless the hand busts
+            legal = [names[i] for i in np.flatnonzero(info["action_mask"])]
+            _, _, terminated, _, info = env.step(names.index("stick" if "stick" in legal else legal[0]))
+            if terminated:
+                _, info = env.reset()
+    assert not env.unwrapped.action_masks().any()
+    with pytest.raises(RuntimeError, match="the episode is over; call reset"):
+        env.step(0)
+    _, info = env.reset()
+    assert info["action_mask"].any()
+
+
 def test_opponent_specs_drive_their_seats():
     recorder, banker = Recorder(), Recorder()
     env = gym.make(

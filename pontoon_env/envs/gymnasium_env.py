@@ -336,7 +336,14 @@ class PontoonEnv(gym.Env):
             return self._observation(), self.illegal_penalty, True, False, info
         game.apply(decoded)
         self._acted_this_round = True
-        reports, terminated, truncated = self._advance()
+        try:
+            reports, terminated, truncated = self._advance()
+        except BaseException:
+            # An opponent's policy failed (or the user interrupted) mid-round: the table is
+            # half-played and its mask stale, so the episode is over until reset() deals again.
+            self._done = True
+            self._ids, self._mask = {}, self._no_mask
+            raise
         self._done = terminated or truncated
         reward = (self._pending + game.ledger.result(self._seat, self._ledger_pos)) / self.rules.min_stake
         self._pending = 0
