@@ -131,11 +131,11 @@ def train_belief(settings: Any, out: Path) -> dict[str, Any]:
                                "hands": table.hands}
     if settings.eval_rounds:
         banker = BeliefBanker(table)
-        mine = play_match(rules, seats, [banker, *players], settings.eval_rounds, settings.eval_seed or settings.seed + 10_000)
+        mine = play_match(rules, seats, [banker, *players], settings.eval_rounds, (settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000))
         rows = {"model_ev": float(mine.ev(0).mean())}
         for name in ("banker_threshold", "banker_smart"):
             other = play_match(rules, seats, [load_policy(name, rules, seats), *players], settings.eval_rounds,
-                               settings.eval_seed or settings.seed + 10_000)
+                               (settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000))
             diff = mine.ev(0) - other.ev(0)
             rows[f"minus_{name}"] = float(diff.mean())
             rows[f"minus_{name}_half_width"] = float(1.96 * diff.std(ddof=1) / np.sqrt(len(diff)))

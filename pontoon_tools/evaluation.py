@@ -663,6 +663,9 @@ class EvaluateSettings:
 
         check(self.rounds >= 1, "rounds", "a positive number of rounds")
         check(self.seats is None or 1 <= self.seats <= 9, "seats", "1..9 players")
+        check(self.seed >= 0, "seed", "an integer >= 0")
+        check(self.out is None or not any(path.is_file() for path in (Path(self.out), *Path(self.out).parents)),
+              "out", "a folder for the report (not a file, nor under one)")
         check(self.role is None or self.role in ROLES, "role", f"one of {list(ROLES)}")
         check(self.compare is None or len(self.compare) >= 2 or (self.optimality_gap and len(self.compare) == 1),
               "compare", "at least two policies (the first is compared with each other one)")
@@ -682,7 +685,7 @@ def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) ->
             break
     if settings.rules is not None:
         rules = resolve_rules(settings.rules, settings.options)
-    elif config is not None:
+    elif config is not None and config.get("rules") is not None:
         rules = resolve_rules(config["rules"], settings.options)
     else:
         rules = resolve_rules("pagat", settings.options)
@@ -691,7 +694,7 @@ def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) ->
     elif settings.policies:
         seats = len(settings.policies) - 1
     else:
-        seats = int(config["num_players"]) if config is not None else 4
+        seats = int(config["num_players"]) if config is not None and config.get("num_players") is not None else 4
     return rules, seats
 
 

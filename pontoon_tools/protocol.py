@@ -114,11 +114,15 @@ def _levels(model: Any) -> Any:
     return getattr(model, "_pontoon_levels", None)
 
 
-def _load(path: str | Path, rules: Rules, num_players: int) -> tuple[Any, Any, dict[str, Any]]:
-    from agents.checkpoint import action_levels, read_config
+def _load(path: str | Path, rules: Rules, num_players: int, role: str) -> tuple[Any, Any, dict[str, Any]]:
+    from agents.checkpoint import CheckpointError, action_levels, read_config
     from agents.model import ModelPolicy
 
     _, config = read_config(path)
+    found = config.get("role", "player")
+    if found != role:  # a banker's network read as a player's would give numbers that mean nothing
+        raise CheckpointError(f"checkpoint {str(path)!r} does not fit this protocol: role: expected {role!r}, "
+                              f"found {found!r}")
     policy = ModelPolicy(str(path), rules, num_players)
     policy.model._pontoon_levels = action_levels(config)
     return policy, policy.model, config
@@ -137,7 +141,7 @@ def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str 
     rules = resolve_rules(rules)
     banker = banker or ("casino_dealer" if rules.dealer_rule == "hit_soft_17" else "banker_threshold")
     started = time.perf_counter()
-    policy, model, config = _load(path, rules, 1)
+    policy, model, config = _load(path, rules, 1, "player")
     banker_policy = load_policy(banker, rules, 1)
     played = play_match(rules, 1, [banker_policy, policy], rounds, seed)
     model_s = time.perf_counter() - started
@@ -208,7 +212,7 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
         policy, model = load_belief_banker(path, rules), None
     else:
         seats = int(read_config(path)[1]["num_players"])
-        policy, model, config = _load(path, rules, seats)
+        policy, model, config = _load(path, rules, seats, "banker")
     players = [load_policy(player, rules, seats) for _ in range(seats)]
     played = play_match(rules, seats, [policy, *players], rounds, seed)
     out: dict[str, Any] = {"rules": rules.preset, "player": player, "seats": seats, "rounds": rounds, "seed": seed,
@@ -285,7 +289,7 @@ def session_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str
 
     rules = resolve_rules(rules)
     started = time.perf_counter()
-    policy, model, config = _load(path, rules, 1)
+    policy, model, config = _load(path, rules, 1, "player")
     levels = _levels(model)
     mine = session_returns(exploit.model_act_batch(model), rules, banker, sessions_per_table, session_rounds, tables,
                            seed, levels)
@@ -350,11 +354,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sessions-per-table", type=int, default=4,
                         help="session: sessions at each of the 4,096 tables (default 4)")
     args = parser.parse_args(argv)
+    for flag, value in (("--rounds", args.rounds), ("--read-rounds", args.read_rounds)):
+        if value is not None and value < 1:
+            parser.error(f"{flag}: expected a positive number of rounds, got {value}")
+    for flag, value in (("--session-rounds", args.session_rounds), ("--sessions-per-table", args.sessions_per_table)):
+        if value < 1:
+            parser.error(f"{flag}: expected a positive number, got {value}")
+    if args.seed < 0:
+        parser.error(f"--seed: expected an integer >= 0, got {args.seed}")
+    if args.out and any(parent.is_file() for parent in Path(args.out).parents):
+        parser.error(f"--out: {args.out!r} lies under a file, not a folder")
+    try:
+        row, text = _run(args)
+    except (ValueError, OSError) as error:  # a checkpoint or rules that do not fit: the message says why
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+    print(text)
+    if args.out:
+        write_json(row, Path(args.out))
+    return 0
+
+
+def _run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    """The protocol ``args`` ask for: its row and its text."""
     if args.role == "player":
-        row = player_protocol(args.model, args.rules, args.opponent, rounds=args.rounds or 200_000, seed=args.seed)
+        row = player_protocol(args.model, args.rules, args.opponent, rounds=args.rounds if args.rounds is not None else 200_000, seed=args.seed)
         text = _format_player(row)
     elif args.role == "banker":
-        row = banker_protocol(args.model, args.rules, args.opponent or "threshold", rounds=args.rounds or 100_000,
+        row = banker_protocol(args.model, args.rules, args.opponent or "threshold", rounds=args.rounds if args.rounds is not None else 100_000,
                               seed=args.seed, read_rounds=args.read_rounds)
         text = _format_banker(row)
     else:
@@ -364,10 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = (f"{row['rules']} vs {row['banker']}, {row['sessions']:,} sessions of {row['session_rounds']} rounds on "
                 f"one carried-over pack (seed {row['seed']}): model EV/round {row['model_ev']['mean']:+.4f}, optimal "
                 f"{row['optimal_ev']['mean']:+.4f}; model - optimal {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}]")
-    print(text)
-    if args.out:
-        write_json(row, Path(args.out))
-    return 0
+    return row, text
 
 
 if __name__ == "__main__":

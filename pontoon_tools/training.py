@@ -377,6 +377,11 @@ class TrainSettings:
               f"a player seat 1..{self.seats or 9}")
         check(self.session_rounds >= 1, "session_rounds", "at least 1 round")
         check(self.generations >= 1, "generations", "at least 1")
+        check(self.both_rounds >= 1, "both_rounds", "a positive number of rounds")
+        check(0 <= self.seed < 2**32, "seed", "an integer in 0..2**32-1")
+        check(self.eval_seed is None or 0 <= self.eval_seed < 2**32, "eval_seed", "an integer in 0..2**32-1")
+        check(self.out is None or not any(path.is_file() for path in (Path(self.out), *Path(self.out).parents)),
+              "out", "a folder for the run (not a file, nor under one)")
         check(self.eval_freq is None or self.eval_freq >= 0, "eval_freq", "0 (timesteps / 10) or a positive number of steps")
         check(self.eval_rounds >= 0, "eval_rounds", "0 (no evaluation) or a positive number of rounds")
         check(self.checkpoint_freq >= 0, "checkpoint_freq", "0 (every --eval-freq steps) or a positive number")
@@ -1292,7 +1297,7 @@ class Trainer:
         from pontoon_tools.ppo import LeanPPO  # noqa: F401  (the callback's type)
         planned = planned_timesteps(model, int(s.timesteps), s)
         rounded = "" if planned == s.timesteps else f" ({planned:,}: whole rollouts)"
-        _print(f"training {self.role} (lean_ppo) on {self.rules.preset!r}, {plural(int(s.seats or 0), 'player')}, "
+        _print(f"training {self.role} ({s.algo}) on {self.rules.preset!r}, {plural(int(s.seats or 0), 'player')}, "
                f"{int(s.timesteps):,} steps{rounded}, {int(s.n_envs):,} tables -> {self.out}")
         if not self.history:
             self.evaluate_now(model, done_steps, logger)
@@ -1450,8 +1455,12 @@ def train(settings: TrainSettings) -> dict[str, Any]:
     settings.validate()
     build_rules(settings.rules, settings.options)  # fail fast on a bad preset or option
     if settings.resume and settings.out is None:
-        # Resuming without --out continues in the checkpoint's own run directory.
-        settings = dataclasses.replace(settings, out=str(read_config(settings.resume)[0].parent))
+        # Resuming without --out continues in the checkpoint's own run directory (the one above
+        # checkpoints/ for a checkpoint the run saved on the way).
+        folder = read_config(settings.resume)[0].parent
+        if folder.name == "checkpoints" and (folder.parent / "config.json").is_file():
+            folder = folder.parent
+        settings = dataclasses.replace(settings, out=str(folder))
     settings = settings.for_role(settings.role)
     out = Path(str(settings.out))
     if settings.role == "both":

@@ -425,3 +425,17 @@ def test_an_async_vector_env_with_a_model_opponent_steps(tiny_models) -> None:
         process.communicate()
         pytest.fail("the async vector env with a model opponent hung")
     assert process.returncode == 0 and "stepped" in out, err[-2000:]
+
+
+def test_the_protocol_tool_refuses_a_model_of_the_other_role_and_zero_rounds(tiny_models, capsys) -> None:
+    # It used to play a banker's network as a player (a meaningless gap, rc 0) and read
+    # --rounds 0 as the 200,000-round default.
+    from pontoon_tools.protocol import main as protocol_main
+
+    assert protocol_main(["player", str(tiny_models["banker"]), "--rounds", "50"]) == 2
+    assert "role: expected 'player', found 'banker'" in capsys.readouterr().err
+    assert protocol_main(["banker", str(tiny_models["player"]), "--rounds", "50"]) == 2
+    assert "role: expected 'banker', found 'player'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        protocol_main(["player", str(tiny_models["player"]), "--rounds", "0"])
+    assert exit_info.value.code == 2 and "--rounds: expected a positive number of rounds, got 0" in capsys.readouterr().err

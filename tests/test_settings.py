@@ -200,6 +200,24 @@ def test_settings_validation_names_the_flag_the_expected_and_the_given_value() -
         EvaluateSettings(compare=["threshold"]).validate()
 
 
+def test_values_that_failed_late_or_silently_are_refused_up_front(tmp_path: Path) -> None:
+    # Each used to fail after training had started, or give NaN, or a traceback, or an empty folder.
+    with pytest.raises(ValueError, match=r"--both-rounds: expected a positive number of rounds, got 0"):
+        TrainSettings(role="both", both_rounds=0).validate()
+    with pytest.raises(ValueError, match=r"--seed: expected an integer in 0\.\.2\*\*32-1, got -1"):
+        TrainSettings(seed=-1).validate()
+    with pytest.raises(ValueError, match=r"--eval-seed: expected an integer in 0\.\.2\*\*32-1, got -5"):
+        TrainSettings(eval_seed=-5).validate()
+    with pytest.raises(ValueError, match=r"--seed: expected an integer >= 0, got -1"):
+        EvaluateSettings(seed=-1).validate()
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    with pytest.raises(ValueError, match=r"--out: expected a folder for the run \(not a file, nor under one\)"):
+        TrainSettings(out=str(a_file / "run")).validate()
+    with pytest.raises(ValueError, match=r"--out: expected a folder for the report"):
+        EvaluateSettings(out=str(a_file)).validate()
+
+
 def test_train_help_runs_as_a_script() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "train.py"), "--help"], capture_output=True, text=True,
                             cwd=ROOT, check=True)

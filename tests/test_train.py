@@ -362,3 +362,7 @@ def test_every_checkpoint_has_its_own_config_and_resumes(tmp_path: Path) -> None
     summary = train(dataclasses.replace(settings, resume=str(steps[0]), out=str(tmp_path / "resumed"), timesteps=64))
     assert json.loads((tmp_path / "resumed" / "config.json").read_text())["resumed_from"] == str(steps[0])
     assert summary["model"] == str(tmp_path / "resumed" / "model.zip")
+    # Without --out a periodic checkpoint resumes in its run directory, not inside checkpoints/.
+    summary = train(dataclasses.replace(settings, resume=str(steps[-1]), out=None, timesteps=64))
+    assert summary["model"] == str(path.parent / "model.zip")
+    assert not (path.parent / "checkpoints" / "model.zip").exists()
