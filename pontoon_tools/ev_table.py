@@ -23,7 +23,7 @@ import numpy as np
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.rules import Rules, make_rules
 from pontoon_env.game.runner import Seating, chooser, keep_banker, play_round
-from pontoon_tools.settings import build_parser, from_args, setting
+from pontoon_tools.settings import build_parser, flag, from_args, setting
 
 def play_rounds(
     rules: Rules | str,
@@ -201,6 +201,25 @@ class EvTableSettings:
     jobs: int = setting(1, "worker processes")
     long: bool = setting(False, "one line per pairing, with the banker's EV")
 
+    def validate(self) -> None:
+        """Raise ``ValueError`` naming the first invalid setting (its flag, what it expects, what it got)."""
+
+        def check(ok: bool, name: str, expected: str) -> None:
+            if not ok:
+                raise ValueError(f"{flag(EvTableSettings, name)}: expected {expected}, got {getattr(self, name)!r}")
+
+        check(1 <= self.players <= 9, "players", "1..9 player seats")
+        check(self.rounds >= 1, "rounds", "a positive number of rounds")
+        check(self.seed >= 0, "seed", "an integer >= 0")
+        check(self.jobs >= 1, "jobs", "at least 1 worker process")
+        from pontoon_tools.evaluation import checkpoint_config
+
+        for name, role in (("player", "player"), ("banker", "banker")):
+            for spec in getattr(self, name):
+                config = checkpoint_config(spec)
+                found = config.get("role", "player") if config else role
+                check(found == role, name, f"{role} policies ({spec!r} is a checkpoint of a {found})")
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(
@@ -209,16 +228,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Expected value per round of scripted policies (engine only, fixed banker at seat 0).",
     )
     args = from_args(EvTableSettings, parser.parse_args(argv))
-    rules = make_rules(args.rules)
-    rows = ev_table(
-        rules,
-        args.player or DEFAULT_PLAYERS,
-        args.banker or DEFAULT_BANKERS,
-        args.players,
-        args.rounds,
-        args.seed,
-        args.jobs,
-    )
+    try:
+        args.validate()
+        rules = make_rules(args.rules)
+        rows = ev_table(
+            rules,
+            args.player or DEFAULT_PLAYERS,
+            args.banker or DEFAULT_BANKERS,
+            args.players,
+            args.rounds,
+            args.seed,
+            args.jobs,
+        )
+    except (ValueError, OSError) as error:  # a bad preset, policy spec or checkpoint: its message says which
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     print(
         f"rules={args.rules} players={args.players} rounds={args.rounds} seed={args.seed}; "
         f"net chips per round in minimum stakes ({rules.min_stake} chip), mean ± 95% CI; "

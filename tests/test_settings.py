@@ -222,3 +222,16 @@ def test_train_help_runs_as_a_script() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "train.py"), "--help"], capture_output=True, text=True,
                             cwd=ROOT, check=True)
     assert "--warm-start-smoothing" in result.stdout and "Illegal actions" in result.stdout
+
+
+def test_the_ev_table_tool_refuses_bad_values_with_one_message(capsys) -> None:
+    # Each was a traceback, a NaN table (--rounds 0) or silently accepted (--jobs 0).
+    from pontoon_tools.ev_table import main as ev_table_main
+
+    for argv, message in ((["--rounds", "0"], "--rounds: expected a positive number of rounds, got 0"),
+                          (["--players", "10"], "--players: expected 1..9 player seats, got 10"),
+                          (["--jobs", "0"], "--jobs: expected at least 1 worker process, got 0"),
+                          (["--rules", "nope"], "unknown preset 'nope'"),
+                          (["--player", "nonsense"], "unknown policy 'nonsense'")):
+        assert ev_table_main([*argv, "--player", "threshold", "--banker", "banker_threshold"]) == 2
+        assert message in capsys.readouterr().err
