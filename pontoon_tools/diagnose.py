@@ -39,13 +39,27 @@ from pontoon_env.game.runner import keep_banker
 from pontoon_tools.evaluation import estimate, load_policy, play_match, write_json
 
 
+def banker_rule(banker: str, rules: Rules) -> Any:
+    """The drawing rule the views' ``optimal`` is optimal against: the banker's own where it draws
+    by a fixed rule (``banker_threshold:stand=12`` ...), else the solver's reference rule (for
+    ``banker_smart`` and the like, which no fixed rule describes)."""
+    from pontoon_tools import exploit
+    from pontoon_tools.evaluation import EvaluationError, banker_rule_for
+
+    try:
+        return banker_rule_for(banker, rules)
+    except EvaluationError:
+        return exploit.reference_rule(rules)
+
+
 def by_first_card(model: str | Path, rules: Rules, banker: str, rounds: int, seed: int) -> list[dict[str, Any]]:
     """The first view (module docstring): one row per first-card value 1 (ace) .. 10."""
     from pontoon_env.batched.rng import deal_orders
 
     table = load_policy(banker, rules, 1)
     mine = play_match(rules, 1, [table, load_policy(str(model), rules, 1)], rounds, seed)
-    best = play_match(rules, 1, [table, load_policy("optimal", rules, 1)], rounds, seed)
+    optimal = load_policy(f"optimal:stand={banker_rule(banker, rules).stand_on}", rules, 1)
+    best = play_match(rules, 1, [table, optimal], rounds, seed)
     first = np.concatenate([deal_orders(seed, start, min(4096, rounds - start), rules.decks)[:, 0]
                             for start in range(0, rounds, 4096)])
     value = np.minimum(first // 4 + 1, 10)
@@ -71,12 +85,12 @@ def costly_decisions(model: str | Path, rules: Rules, banker: str, top: int = 15
     from pontoon_tools import exploit
     from pontoon_tools.protocol import _action_table, _encoder, _load, read_model
 
-    _, loaded, config = _load(model, rules, 1)
+    _, loaded, config = _load(model, rules, 1, "player")
     decisions, _ = read_model(loaded, rules, 1, "player", {"banker": banker}, steps=steps)
     layout = exploit.ObsLayout.of(_encoder(rules), rules)
     kind, keys = exploit.player_keys(decisions.obs, layout, rules)
     codes, _ = exploit._move_codes(_action_table(rules, config))
-    solution = solver.solve(rules, exploit.reference_rule(rules))
+    solution = solver.solve(rules, banker_rule(banker, rules))
     play = np.flatnonzero((kind == 1) & (codes[decisions.actions] >= 0))
     moves: dict[tuple[int, ...], Counter[int]] = defaultdict(Counter)
     for key, code in zip(map(tuple, keys[play].tolist()), codes[decisions.actions[play]].tolist()):
@@ -204,10 +218,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the hands (by number of cards) whose draws the third view values (default 2)")
     parser.add_argument("--out", default=None, help="write both views as JSON here")
     args = parser.parse_args(argv)
+    for name, value, low in (("--rounds", args.rounds, 1), ("--seed", args.seed, 0), ("--top", args.top, 1),
+                             ("--branches", args.branches, 0)):
+        if value < low:
+            parser.error(f"{name}: expected an integer >= {low}, got {value}")
     model = Path(args.run) / "model.zip" if Path(args.run).is_dir() else Path(args.run)
-    rules = resolve_rules(args.rules)
-    first = by_first_card(model, rules, args.banker, args.rounds, args.seed)
-    costly = costly_decisions(model, rules, args.banker, args.top)
+    try:
+        rules = resolve_rules(args.rules)
+        from pontoon_tools.protocol import _load
+
+        _load(model, rules, 1, "player")  # a missing, corrupt or banker checkpoint: one message, before the work
+        first = by_first_card(model, rules, args.banker, args.rounds, args.seed)
+        costly = costly_decisions(model, rules, args.banker, args.top)
+    except (ValueError, OSError) as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     print(format_tables(first, costly))
     branches = draw_branches(model, rules, args.banker, args.branches, args.seed, args.branch_cards) \
         if args.branches > 0 else []

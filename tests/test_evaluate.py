@@ -439,3 +439,16 @@ def test_the_protocol_tool_refuses_a_model_of_the_other_role_and_zero_rounds(tin
     with pytest.raises(SystemExit) as exit_info:
         protocol_main(["player", str(tiny_models["player"]), "--rounds", "0"])
     assert exit_info.value.code == 2 and "--rounds: expected a positive number of rounds, got 0" in capsys.readouterr().err
+
+
+def test_diagnose_measures_against_the_optimum_for_the_banker_given(tiny_models, capsys) -> None:
+    # Its "optimal" was the stand-17 banker's whatever --banker said, so the gap was understated.
+    from pontoon_env.game.rules import make_rules
+    from pontoon_tools.diagnose import banker_rule
+    from pontoon_tools.diagnose import main as diagnose_main
+
+    rules = make_rules("pagat")
+    assert banker_rule("banker_threshold:stand=12", rules).stand_on == 12
+    assert banker_rule("banker_smart", rules).stand_on == 17  # no fixed rule: the reference one
+    assert diagnose_main([str(tiny_models["banker"]), "--rounds", "50"]) == 2
+    assert "role: expected 'player', found 'banker'" in capsys.readouterr().err
