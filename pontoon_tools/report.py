@@ -176,21 +176,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--markdown", default=None, metavar="SUMMARY", help="print the tables of a summary.json and exit")
     args = parser.parse_args(argv)
     if args.markdown:
+        if not Path(args.markdown).is_file():
+            parser.error(f"--markdown: expected a summary.json written by this tool, got {args.markdown!r} (no such file)")
         print(markdown(json.loads(Path(args.markdown).read_text())), end="")
         return 0
+    for name, value, low in (("--rounds", args.rounds, 1), ("--banker-rounds", args.banker_rounds, 1),
+                             ("--seed", args.seed, 0)):
+        if value < low:
+            parser.error(f"{name}: expected an integer >= {low}, got {value}")
+    if not (args.player or args.banker or args.belief_banker or args.timings):
+        parser.error("nothing to report: give --player, --banker, --belief-banker and/or --timings")
+    if args.timings and not Path(args.timings).is_file():
+        parser.error(f"--timings: expected a timings.json, got {args.timings!r} (no such file)")
+    if any(path.is_file() for path in (Path(args.out), *Path(args.out).parents)):
+        parser.error(f"--out: expected a folder for the report (not a file, nor under one), got {args.out!r}")
+
+    def run_dir(given: str) -> Path:  # a run directory, or the model.zip in it
+        path = Path(given)
+        return path.parent if path.suffix == ".zip" else path
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     summary_path = out / "summary.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
-    if args.player:
-        summary["player"] = player_section(Path(args.player), out, args.rules, args.rounds, args.seed, not args.no_charts)
-    if args.banker:
-        summary["banker"] = banker_section(Path(args.banker), out, args.rules, args.banker_rounds, args.seed,
-                                           charts=not args.no_charts)
-    if args.belief_banker:
-        summary["belief_banker"] = banker_section(Path(args.belief_banker), out, args.rules, args.banker_rounds,
-                                                  args.seed, charts=not args.no_charts, prefix="belief_banker")
-    if args.timings and Path(args.timings).is_file():
+    try:
+        if args.player:
+            summary["player"] = player_section(run_dir(args.player), out, args.rules, args.rounds, args.seed,
+                                               not args.no_charts)
+        if args.banker:
+            summary["banker"] = banker_section(run_dir(args.banker), out, args.rules, args.banker_rounds, args.seed,
+                                               charts=not args.no_charts)
+        if args.belief_banker:
+            summary["belief_banker"] = banker_section(run_dir(args.belief_banker), out, args.rules, args.banker_rounds,
+                                                      args.seed, charts=not args.no_charts, prefix="belief_banker")
+    except (ValueError, OSError) as error:  # a missing or unfit checkpoint: the message names it
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+    if args.timings:
         summary["timings"] = json.loads(Path(args.timings).read_text())
     write_json(summary, summary_path)
     text = markdown(summary)

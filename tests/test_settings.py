@@ -235,3 +235,17 @@ def test_the_ev_table_tool_refuses_bad_values_with_one_message(capsys) -> None:
                           (["--player", "nonsense"], "unknown policy 'nonsense'")):
         assert ev_table_main([*argv, "--player", "threshold", "--banker", "banker_threshold"]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_the_report_tool_refuses_an_empty_request_and_missing_files(tmp_path: Path, capsys) -> None:
+    # It wrote an empty report (rc 0), or raised FileNotFoundError, or ignored a missing --timings.
+    from pontoon_tools.report import main as report_main
+
+    for argv, message in (([], "nothing to report"),
+                          (["--markdown", str(tmp_path / "missing.json")], "--markdown: expected a summary.json"),
+                          (["--timings", str(tmp_path / "missing.json")], "--timings: expected a timings.json"),
+                          (["--player", "run", "--rounds", "0"], "--rounds: expected an integer >= 1, got 0")):
+        with pytest.raises(SystemExit) as exit_info:
+            report_main([*argv, "--out", str(tmp_path / "out")])
+        assert exit_info.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
