@@ -72,9 +72,13 @@ def _phase(text: str) -> tuple[str, float]:
     try:
         if not sep or not name:
             raise ValueError
-        return name, float(value)
+        seconds = float(value)
+        if not seconds >= 0 or seconds == float("inf"):  # NaN fails the first test
+            raise ValueError
+        return name, seconds
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected NAME=SECONDS such as train=312.4, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=SECONDS (a finite number >= 0) such as train=312.4, got {text!r}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -88,14 +92,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     show.add_argument("path", type=Path, help="a file written by `write`")
     args = parser.parse_args(argv)
     if args.command == "write":
+        names = [name for name, _ in args.phases]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            parser.error(f"phases: each phase once, got {repeated} more than once")
         timings = record(dict(args.phases), args.job)
-        args.path.parent.mkdir(parents=True, exist_ok=True)
-        args.path.write_text(json.dumps(timings, indent=2) + "\n")
+        try:
+            args.path.parent.mkdir(parents=True, exist_ok=True)
+            args.path.write_text(json.dumps(timings, indent=2) + "\n")
+        except OSError as error:
+            print(f"timings: cannot write {str(args.path)!r}: {error}", file=sys.stderr)
+            return 2
     else:
         try:
             timings = json.loads(args.path.read_text())
         except (OSError, json.JSONDecodeError) as error:
             print(f"timings: cannot read {str(args.path)!r}: {error}", file=sys.stderr)
+            return 2
+        if not isinstance(timings, dict) or not isinstance(timings.get("phases_s"), dict):
+            print(f"timings: {str(args.path)!r} is not a timings file (no 'phases_s' table; "
+                  "`python -m pontoon_tools.timings write` makes one)", file=sys.stderr)
             return 2
     print(describe(timings))
     return 0

@@ -249,3 +249,18 @@ def test_the_report_tool_refuses_an_empty_request_and_missing_files(tmp_path: Pa
             report_main([*argv, "--out", str(tmp_path / "out")])
         assert exit_info.value.code == 2 and message in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_timings_tool_refuses_bad_phases_and_files_that_are_not_timings(tmp_path: Path, capsys) -> None:
+    from pontoon_tools.timings import main as timings_main
+
+    for phases in (["train=-5"], ["train=nan"], ["train=1", "train=2"]):
+        with pytest.raises(SystemExit) as exit_info:
+            timings_main(["write", str(tmp_path / "t.json"), *phases])
+        assert exit_info.value.code == 2
+    other = tmp_path / "config.json"
+    other.write_text('{"rules": "pagat"}')
+    assert timings_main(["show", str(other)]) == 2
+    assert "is not a timings file" in capsys.readouterr().err
+    assert timings_main(["write", str(tmp_path / "t.json"), "train=1.5"]) == 0
+    assert timings_main(["show", str(tmp_path / "t.json")]) == 0
