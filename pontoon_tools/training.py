@@ -1450,6 +1450,32 @@ def _tqdm(total: int) -> Any:
 # --------------------------------------------------------------------------------------------------
 
 
+NETWORK_SETTINGS = ("net_arch", "trunk", "features")
+"""The settings that shape a network: a resumed run keeps its checkpoint's."""
+
+
+def _network_of_checkpoint(settings: TrainSettings) -> TrainSettings:
+    """``settings`` with the network shape of the ``--resume`` checkpoint: a flag left at its
+    default takes the checkpoint's value (so the run's config records the network it trains);
+    one given and different is refused, since a loaded network cannot change shape (it used to be
+    ignored, and recorded as if it had been applied)."""
+    saved = read_config(settings.resume)[1].get("settings") or {}
+    fields = {field.name: field for field in dataclasses.fields(TrainSettings)}
+    changes: dict[str, Any] = {}
+    for name in NETWORK_SETTINGS:
+        if name not in saved:
+            continue
+        field = fields[name]
+        default = field.default if field.default is not dataclasses.MISSING else field.default_factory()  # type: ignore[misc]
+        given = getattr(settings, name)
+        if given == default:
+            changes[name] = saved[name]
+        elif list(given or []) != list(saved[name] or []):
+            raise TrainingError(f"{flag(TrainSettings, name)}: expected the checkpoint's {saved[name]!r} when resuming "
+                                f"(a trained network keeps its shape), got {given!r}")
+    return dataclasses.replace(settings, **changes)
+
+
 def train(settings: TrainSettings) -> dict[str, Any]:
     """Run what ``settings`` ask for; return a summary (paths of the final models, eval points)."""
     settings.validate()
@@ -1461,6 +1487,8 @@ def train(settings: TrainSettings) -> dict[str, Any]:
         if folder.name == "checkpoints" and (folder.parent / "config.json").is_file():
             folder = folder.parent
         settings = dataclasses.replace(settings, out=str(folder))
+    if settings.resume:
+        settings = _network_of_checkpoint(settings)
     settings = settings.for_role(settings.role)
     out = Path(str(settings.out))
     if settings.role == "both":

@@ -171,6 +171,13 @@ def test_resume_continues_the_same_run(tmp_path: Path) -> None:
     assert [point["timesteps"] for point in history] == sorted(point["timesteps"] for point in history)
     assert history[-1]["timesteps"] >= 512 and len(history) > len(first.history)
     assert summary["model"] == str(path)
+    # The network keeps its shape: another --net-arch is refused (it was ignored, and recorded as
+    # applied); left at its default, the config records the checkpoint's.
+    with pytest.raises(ValueError, match=r"--net-arch: expected the checkpoint's \[16, 16\] when resuming"):
+        train(dataclasses.replace(resumed, net_arch=[32]))
+    default_arch = TrainSettings().net_arch
+    train(dataclasses.replace(resumed, net_arch=default_arch, timesteps=64))
+    assert json.loads((path.parent / "config.json").read_text())["settings"]["net_arch"] == [16, 16]
 
 
 def test_resume_from_a_missing_checkpoint_names_the_path(tmp_path: Path) -> None:
