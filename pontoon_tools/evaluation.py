@@ -737,11 +737,17 @@ def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]
     run_model = None
     run_config: dict[str, Any] | None = None
     if settings.run:
-        run_model = str(Path(settings.run) / "model.zip")
-        try:
-            run_config = read_config(run_model)[1]
-        except CheckpointError as error:
-            raise EvaluationError(f"--run {settings.run!r}: {error}") from error
+        from agents.banker_belief import is_belief_run
+
+        if is_belief_run(settings.run):  # train.py --algo belief: the run directory is the policy
+            run_model = str(settings.run)
+            run_config = {"role": "banker", **(read_run_config(settings.run) or {})}
+        else:
+            run_model = str(Path(settings.run) / "model.zip")
+            try:
+                run_config = read_config(run_model)[1]
+            except CheckpointError as error:
+                raise EvaluationError(f"--run {settings.run!r}: {error}") from error
     role = settings.role or (str(run_config["role"]) if run_config else None)
     if role is None:
         role = "banker" if settings.compare and guess_role(settings.compare[0]) == "banker" else "player"

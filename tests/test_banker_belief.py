@@ -150,6 +150,12 @@ def test_train_py_learns_a_belief_banker_that_evaluate_and_the_protocol_load(tmp
     exact = measured["exact"]
     assert exact["read_decisions"] > 100 and 0.5 < exact["read_agreement"] <= 1.0
     assert exact["read_br_gap"] >= -1e-9  # nothing beats the exact best response over an infinite deck
+    # evaluate.py --run takes the run directory as the banker (it looked for a model.zip)
+    from pontoon_tools.evaluation import EvaluateSettings, run_evaluation
+
+    report = run_evaluation(EvaluateSettings(run=str(out), rounds=100, out=str(tmp_path / "eval"), charts=False,
+                                             progress=False))
+    assert report["num_players"] == 1 and report["seats"][0].endswith("run")  # the banker seat
     # the same seed learns the same table
     again = train(dataclasses.replace(settings, out=str(tmp_path / "again"), eval_rounds=0))
     assert again["hands"] == summary["hands"]
