@@ -21,6 +21,7 @@ input; the command line is derived from :class:`PlaySettings` (:mod:`pontoon_too
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -372,6 +373,10 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
                           epilog="policies:\n" + describe_policies())
     args = from_args(PlaySettings, parser.parse_args(argv))
     try:
+        if args.rounds is not None and args.rounds < 1:
+            raise ValueError(f"--rounds: expected a positive number of rounds, got {args.rounds}")
+        if args.seed is not None and args.seed < 0:
+            raise ValueError(f"--seed: expected an integer >= 0, got {args.seed}")
         rules = make_rules(args.rules, **args.options)
         if args.first_banker != "draw" and not args.first_banker.isdigit():
             raise ValueError(f"--first-banker: expected a seat number or 'draw', got {args.first_banker!r}")
@@ -389,7 +394,10 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
             print_fn=print_fn,
         )
     except (RulesError, PolicySpecError, ValueError) as error:
-        print_fn(f"error: {error}")
+        if print_fn is print:  # errors go to stderr, as every other tool's
+            print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        else:
+            print_fn(f"error: {error}")
         return 2
     return 0
 

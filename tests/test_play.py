@@ -89,6 +89,11 @@ def test_main_applies_rule_options_and_reports_bad_ones() -> None:
     out.clear()
     assert main(["--opponents", "nobody"], input_fn=_feeder([]), print_fn=out.append) == 2
     assert "unknown policy 'nobody'" in out[-1]
+    # no round to play is refused (it played one), and so is a negative seed
+    assert main(["--rounds", "0"], input_fn=_feeder([]), print_fn=out.append) == 2
+    assert "--rounds: expected a positive number of rounds, got 0" in out[-1]
+    assert main(["--seed", "-1"], input_fn=_feeder([]), print_fn=out.append) == 2
+    assert "--seed: expected an integer >= 0, got -1" in out[-1]
 
 
 def test_the_final_board_names_a_five_card_trick() -> None:
