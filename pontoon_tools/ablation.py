@@ -27,6 +27,15 @@ from typing import Any
 from pontoon_tools.evaluation import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def shown_path(folder: Path) -> str:
+    """``folder`` as the recorded command shows it: relative to the checkout (the training's
+    working directory) where it lies inside, so records carry no machine's absolute paths."""
+    try:
+        return str(folder.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(folder.resolve())
 BEGIN, END = "<!-- ablation:begin -->", "<!-- ablation:end -->"
 
 
@@ -117,7 +126,7 @@ def run_row(row: Row, timesteps: int, seed: int, rounds: int, out: Path, runs: P
 
     folder = runs / row.name
     steps = _budget(row, timesteps)
-    command = [python, str(ROOT / "train.py"), "--out", str(folder), "--seed", str(seed), "--timesteps", str(steps),
+    command = [python, str(ROOT / "train.py"), "--out", shown_path(folder), "--seed", str(seed), "--timesteps", str(steps),
                "--eval-rounds", "0", "--no-progress", *extra, *row.base, *row.flags]
     started = time.perf_counter()
     if reuse and (folder / "model.zip").is_file() and (folder / "config.json").is_file():
@@ -196,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"[ablation] {row.name}: measured already ({out / (row.name + '.json')})", flush=True)
             continue
         print(f"[ablation] {row.name}: {row.what}", flush=True)
-        record = run_row(row, args.timesteps, args.seed, args.rounds, out, Path(args.runs), reuse=args.reuse)
+        record = run_row(row, args.timesteps, args.seed, args.rounds, out, Path(args.runs).resolve(), reuse=args.reuse)
         g = record["gap"]
         print(f"[ablation] {row.name}: gap {g['mean']:+.4f} [{g['low']:+.4f}, {g['high']:+.4f}], "
               f"train {record['train_wall_s']:.0f} s", flush=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pontoon_tools.ablation import ROOT, write_docs
+from pontoon_tools.ablation import ROOT, shown_path, write_docs
 from pontoon_tools.belief import DEFAULT_ROUNDS as BELIEF_ROUNDS
 from pontoon_tools.evaluation import write_json
 
@@ -93,7 +93,7 @@ def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path
     # The other seats are train.py's defaults (threshold players; banker_threshold, casino_dealer
     # under casino): the opponents the protocol measures against.
     command = [python, "train.py", "--rules", target.rules, *role_flags, *target.flags,
-               "--out", str(folder), "--seed", str(seed), "--timesteps", str(timesteps), "--eval-rounds", "0",
+               "--out", shown_path(folder), "--seed", str(seed), "--timesteps", str(timesteps), "--eval-rounds", "0",
                "--no-progress"]
     started = time.perf_counter()
     subprocess.run(command, check=True, cwd=ROOT)
@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         print(f"[targets] {target.name}: training {target.steps or args.timesteps:,} "
               f"{'rounds' if target.counts_rounds else 'steps'}", flush=True)
-        run_target(target, args.timesteps, args.seed, args.rounds, out, Path(args.runs))
+        run_target(target, args.timesteps, args.seed, args.rounds, out, Path(args.runs).resolve())
     print(table(out))
     return 0
 
