@@ -10,7 +10,7 @@ from helpers import deal, hand, legal, new_game, play
 
 from pontoon_env import Action, ActionKind, Phase, PontoonGame, Rules, RulesError, make_rules
 from pontoon_env.game.cards import CARD_RANK, Pack
-from pontoon_env.game.rules import OPTION_NAMES, PRESETS
+from pontoon_env.game.rules import OPTION_NAMES, PRESETS, resolve_rules
 
 # ----------------------------------------------------------------------------- validation
 
@@ -79,6 +79,8 @@ def test_wrong_type_option_names_the_option_the_expected_values_and_the_value(op
         ("pagat", {"max_split_hands": 1}),
         ("vingt_un_1800", {"banker_double": True}),
         ("casino", {"banker_double": True}),
+        ("pontoon_2011", {"banker_double": True}),  # the banker may not look before his turn (§9)
+        ("pagat", {"banker_looks": "at_turn", "banker_double": True}),
         ("casino", {"shoot": True}),
         ("pagat", {"dealer_may_split": True}),
         ("pagat", {"brulet": True}),
@@ -280,3 +282,16 @@ def test_amounts_are_whole_chips():
     assert game.phase == Phase.STAKE
     game.apply(Action(ActionKind.STAKE, np.int64(3)))
     assert type(hand(game, 1).stake) is int and hand(game, 1).stake == 3
+
+
+def test_what_is_no_rule_set_is_a_rules_error_and_numpy_values_are_plain_values():
+    # They raised TypeError ("unhashable type") or a bare ValueError about sequences.
+    for build, message in ((lambda: make_rules({"preset": "pagat"}), "preset: expected a preset name or a Rules"),
+                           (lambda: make_rules(["pagat"]), "preset: expected a preset name or a Rules"),
+                           (lambda: resolve_rules({"preset": ["pagat"]}), "'preset' is a preset name"),
+                           (lambda: resolve_rules("pagat", "decks"), "rule_options: expected a dict of options")):
+        with pytest.raises(RulesError, match=message):
+            build()
+    import numpy as np
+
+    assert make_rules("pagat", decks=np.int64(2), shoot=np.bool_(False)).decks == 2

@@ -8,9 +8,9 @@ then the second cards in the same order, then the draws (see ``tests/helpers.py`
 from __future__ import annotations
 
 import pytest
-from helpers import deal, hand, hands, kinds, nets, play, reasons
+from helpers import deal, hand, hands, kinds, legal, nets, play, reasons
 
-from pontoon_env import Action, ActionKind, Phase
+from pontoon_env import Action, ActionKind, Phase, make_rules
 from pontoon_env.game.cards import parse_card
 
 STAKE = 3
@@ -198,3 +198,15 @@ def test_every_new_option_is_in_the_presets_table(option):
     from pontoon_tools.docs import presets_markdown
 
     assert f"| `{option}` |" in presets_markdown()
+
+
+def test_without_the_five_card_trick_a_hand_buys_on_and_max_buy_total_bounds_it():
+    """With five_card_trick=False a hand under 21 buys past its fifth card; Rules.max_buy_total
+    (the bound the properties test holds every hand to) assumed three buys and was passed."""
+    game = deal("pagat", ["AS", "9H", "AH", "7C", "AD", "AC", "2S", "2H", "2D", "2C", "3S"],
+                [("stake", 10)], five_card_trick=False)
+    for _ in range(7):
+        play(game, [("buy", legal(game)["buy"][1])])  # each the most it may (20: twice the stake)
+    assert len(hand(game, 1).cards) == 9 and hand(game, 1).stake == 150
+    assert game.rules.max_buy_total == 190  # eleven cards from one deck: nine buys of 20 on 10
+    assert make_rules("pagat").max_buy_total == 70 and make_rules("pagat", buy_limits="initial").max_buy_total == 40

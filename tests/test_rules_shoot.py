@@ -197,3 +197,27 @@ def test_shoot_old_banker_keeps_the_kitty_when_the_bank_changes_hands():
     assert game.kitty == 0 and nets(game) == chips(game) == {0: -4, 1: 4}
     game.new_round()
     assert game.current_seat == 1 and legal(game) == {"kitty": (1, 10)}
+
+
+@pytest.mark.parametrize("by_all", [False, True])
+def test_a_natural_paid_at_the_deal_wins_its_shoot_bet_from_the_kitty_at_once(by_all):
+    """§4: a hand that beats the banker is paid its shoot bets 1:1 from the kitty. With the natural
+    paid at the deal (an option on Shoot), the hand is settled then, and so is its shoot bet: it
+    was never settled, and held room in the kitty all round."""
+    game = deal(
+        "shoot",
+        ["AS", "9S", "9H", "KD", "7C", "7H"],  # seat 1 A K (a pontoon), seat 2 9 7, the banker 9 7
+        [("kitty", KITTY), ("stake", 2), ("stake", 3), ("shoot", 4), ("shoot", 5)],
+        players=2,
+        natural_paid_at_deal=2,
+        natural_paid_by_all=by_all,
+    )
+    assert game.phase == Phase.PLAYER_TURN and game.current_seat == 2
+    others = [(2, 1, 4, "natural")] if by_all else []  # the other player pays the natural too
+    assert reasons(game) == [(0, "kitty", KITTY, "kitty"), (0, 1, 4, "natural"), ("kitty", 1, 4, "shoot_win"), *others]
+    assert game.kitty == KITTY - 4 and game.shoot_room == 1  # seat 2's 5 stays open, seat 1's is closed
+    play(game, [("stick", 0), ("stand", 0)])  # 16 against the banker's 16: the banker wins ties
+    assert game.phase == Phase.ROUND_OVER
+    assert [r for r in reasons(game) if r[3].startswith("shoot")] == [("kitty", 1, 4, "shoot_win"),
+                                                                        (2, "kitty", 5, "shoot_loss")]
+    assert sum(nets(game).values()) == 0

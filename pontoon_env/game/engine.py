@@ -799,12 +799,16 @@ class PontoonGame:
             if not self._banker_natural:
                 self._pay(self.banker, winner.seat, paid, "natural")
                 winner.hands[0].payout += paid
+            # The winner's hand is settled here, so its shoot bet is too: it beat the banker
+            # unless he holds a natural as well (then nothing passes between them).
+            self._close_shoot(winner.seat, winner.hands[0], None if self._banker_natural else True)
             for player in self._active_players():
                 if player is winner:
                     continue
                 hand = player.hands[0]
                 if is_natural(hand.cards):
                     hand.settled = True
+                    self._close_shoot(player.seat, hand, None)  # pays nothing, is paid nothing: a push
                     continue
                 self._pay(player.seat, winner.seat, paid, "natural")
                 hand.payout -= paid
@@ -827,6 +831,7 @@ class PontoonGame:
             for player in naturals:
                 hand = player.hands[0]
                 self._settle_hand(player.seat, hand, rules.natural_paid_at_deal * hand.stake, "natural")
+                self._close_shoot(player.seat, hand, True)  # a hand that beats the banker wins its shoot bet (§4)
         return True
 
     def _step_player_turns(self) -> bool:
@@ -1190,6 +1195,18 @@ class PontoonGame:
     def _place_shoot(self, hand: Hand, amount: int) -> None:
         hand.shoot += amount
         self._shoot_out += amount
+
+    def _close_shoot(self, seat: int, hand: Hand, won: bool | None) -> None:
+        """Settle a hand's shoot bet with the kitty where the hand is settled before the showdown
+        (a natural paid at the deal): won, lost, or a push (``None``: no chips move). The bet
+        stops holding room in the kitty either way; before, it stayed open for the round."""
+        if not hand.shoot:
+            return
+        if won is True:
+            self._pay(KITTY, seat, hand.shoot, "shoot_win")
+        elif won is False:
+            self._pay(seat, KITTY, hand.shoot, "shoot_loss")
+        self._shoot_out -= hand.shoot
 
     def _shoot_to_kitty(self, seat: int, hand: Hand) -> None:
         """A lost shoot bet goes to the kitty at once, freeing room for other shoot bets."""

@@ -18,6 +18,8 @@ from dataclasses import dataclass, fields
 from collections.abc import Mapping
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+import numpy as np
+
 Settlement = Literal["pagat", "casino", "vingt_un_1800", "vingt_un_1850", "pontoon_1939", "pontoon_2011"]
 SplitRule = Literal["none", "rank", "value"]
 BuyLimits = Literal["none", "pagat", "initial"]
@@ -157,11 +159,21 @@ class Rules:
     @property
     def max_buy_total(self) -> int:
         """The most chips one hand can ever stake (initial plus every buy, doubles included)."""
-        most = self.max_stake
-        if self.buy_limits == "pagat":
-            most = self.max_stake * 7
-        elif self.buy_limits == "initial":
-            most = self.max_stake * 4
+        if self.five_card_trick:
+            buys = 3  # the third, fourth and fifth cards: five cards end the hand
+        else:
+            # Without the trick a hand buys on while under 21: as many cards as the pack's
+            # smallest add up to without passing 21 (eleven from one deck: A A A A 2 2 2 2 3 3 3).
+            total = cards = 0
+            for value in range(1, 11):
+                fit = min(4 * self.decks * (4 if value == 10 else 1), (21 - total) // value)
+                total, cards = total + fit * value, cards + fit
+                if fit < 4 * self.decks:
+                    break
+            buys = cards - 2
+        # pagat: each buy at most twice the initial stake (D5); initial: at most the initial stake
+        per_buy = {"pagat": 2, "initial": 1}.get(self.buy_limits, 0)
+        most = self.max_stake * (1 + per_buy * buys)
         # The banker's double doubles the initial stake (and so every later buy); the casino
         # double doubles the hand's stake once.
         return most * (2 if self.banker_double else 1) * (2 if self.double_allowed else 1)
@@ -244,6 +256,12 @@ def _validate(rules: Rules) -> None:
         )
     if rules.fixed_stake and rules.banker_double:
         raise _contradiction("fixed stakes cannot be doubled", fixed_stake=True, banker_double=True)
+    if rules.banker_looks == "at_turn" and rules.banker_double:
+        raise _contradiction(
+            "the banker doubles on his first card, which banker_looks='at_turn' forbids him to see before his turn",
+            banker_looks="at_turn",
+            banker_double=True,
+        )
     if rules.stake_before_deal and rules.banker_double:
         raise _contradiction(
             "the banker's double follows stakes placed on the first card",
@@ -387,16 +405,21 @@ def make_rules(preset: str | Rules = "pagat", /, **overrides: Any) -> Rules:
     """
     if isinstance(preset, Rules):
         base = preset
-    elif preset in PRESETS:
+    elif isinstance(preset, str) and preset in PRESETS:
         base = PRESETS[preset]
-    else:
+    elif isinstance(preset, str):
         raise RulesError(f"unknown preset {preset!r}: expected one of {sorted(PRESETS)}")
+    else:  # a dict of options belongs to resolve_rules; anything else is no preset
+        raise RulesError(f"preset: expected a preset name or a Rules (a dict of options: resolve_rules), "
+                         f"got {type(preset).__name__} {preset!r}")
     for name in overrides:
         if name not in OPTION_NAMES:
             raise RulesError(
                 f"unknown rules option {name!r} for preset {base.preset!r}: expected one of {sorted(OPTION_NAMES)}"
             )
-    return dataclasses.replace(base, **overrides)
+    # numpy scalars (from a config sweep, an array of settings) are the plain values they hold
+    plain = {name: value.item() if isinstance(value, np.generic) else value for name, value in overrides.items()}
+    return dataclasses.replace(base, **plain)
 
 
 RulesSpec = Union[str, Rules, Mapping[str, Any]]  # noqa: UP007 (a runtime alias)
@@ -414,12 +437,17 @@ def resolve_rules(rules: RulesSpec, rule_options: Mapping[str, Any] | None = Non
     Raises:
         RulesError: an unknown preset or option, or an invalid value (the message names it).
     """
+    if rule_options is not None and not isinstance(rule_options, Mapping):
+        raise RulesError(f"rule_options: expected a dict of options such as {{'stick_min': 16}}, "
+                         f"got {type(rule_options).__name__} {rule_options!r}")
     options = dict(rule_options or {})
     if isinstance(rules, (Rules, str)):
         return make_rules(rules, **options)
     if isinstance(rules, Mapping):
         given = dict(rules)
         preset = given.pop("preset", "pagat")
+        if not isinstance(preset, str):
+            raise RulesError(f"rules dict: 'preset' is a preset name, got {type(preset).__name__} {preset!r}")
         if preset in PRESETS:
             return make_rules(preset, **{**given, **options})
         missing = sorted(set(OPTION_NAMES) - {"preset"} - set(given))
