@@ -684,7 +684,9 @@ def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) ->
         if config is not None:
             break
     if settings.rules is not None:
-        rules = resolve_rules(settings.rules, settings.options)
+        from pontoon_tools.settings import rules_from_flags
+
+        rules = rules_from_flags(settings.rules, settings.options)
     elif config is not None and config.get("rules") is not None:
         rules = resolve_rules(config["rules"], settings.options)
     else:

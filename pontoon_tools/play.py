@@ -377,7 +377,9 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
             raise ValueError(f"--rounds: expected a positive number of rounds, got {args.rounds}")
         if args.seed is not None and args.seed < 0:
             raise ValueError(f"--seed: expected an integer >= 0, got {args.seed}")
-        rules = make_rules(args.rules, **args.options)
+        from pontoon_tools.settings import rules_from_flags
+
+        rules = rules_from_flags(args.rules, args.options)
         if args.first_banker != "draw" and not args.first_banker.isdigit():
             raise ValueError(f"--first-banker: expected a seat number or 'draw', got {args.first_banker!r}")
         first = None if args.first_banker == "draw" else int(args.first_banker)

@@ -269,3 +269,15 @@ __all__ = [
     "plural",
     "setting",
 ]
+
+
+def rules_from_flags(preset: Any, options: Any) -> Any:
+    """The rules of ``--rules PRESET`` with ``--option NAME=VALUE``s; a refusal names the flag it
+    came from (the game layer's :class:`~pontoon_env.game.rules.RulesError` knows no flags)."""
+    from pontoon_env.game.rules import RulesError, resolve_rules
+
+    try:
+        return resolve_rules(preset, dict(options or {}))
+    except RulesError as error:
+        where = "--rules" if str(error).startswith("unknown preset") else "--option"
+        raise RulesError(f"{where}: {error}") from None

@@ -440,7 +440,9 @@ class TrainSettings:
 
 def build_rules(preset: str, options: Mapping[str, Any]) -> Rules:
     """The rules of ``preset`` with ``options`` (a :class:`~pontoon_env.game.rules.RulesError` says what is wrong)."""
-    return resolve_rules(preset, dict(options))
+    from pontoon_tools.settings import rules_from_flags
+
+    return rules_from_flags(preset, options)
 
 
 def library_versions() -> dict[str, str]:

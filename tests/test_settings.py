@@ -264,3 +264,14 @@ def test_the_timings_tool_refuses_bad_phases_and_files_that_are_not_timings(tmp_
     assert "is not a timings file" in capsys.readouterr().err
     assert timings_main(["write", str(tmp_path / "t.json"), "train=1.5"]) == 0
     assert timings_main(["show", str(tmp_path / "t.json")]) == 0
+
+
+def test_a_refused_rule_set_names_the_flag_it_came_from() -> None:
+    from pontoon_env.game.rules import RulesError
+    from pontoon_tools.settings import rules_from_flags
+
+    with pytest.raises(RulesError, match=r"^--rules: unknown preset 'nope'"):
+        rules_from_flags("nope", {})
+    with pytest.raises(RulesError, match=r"^--option: option 'stick_min'"):
+        rules_from_flags("pagat", {"stick_min": 40})
+    assert rules_from_flags("pagat", {"stick_min": 16}).stick_min == 16
