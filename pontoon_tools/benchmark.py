@@ -343,8 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.json.write_text(json.dumps(records, indent=2))
         print(table)
         return 0
-    except (KeyError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
+    except (KeyError, ValueError, OSError) as error:
+        # a KeyError's str() is its repr (quoted): print the message it carries
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"error: {message}", file=sys.stderr)
         return 2
 
 

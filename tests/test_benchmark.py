@@ -75,3 +75,10 @@ def test_several_specs_under_one_label_are_seeds_with_a_mean_and_spread():
     scores = [r["result"]["score"] for r in records if r["result"]["policy"] == "recipe"]
     assert len(scores) == 2 and f"**{sum(scores) / 2:.3f}**" in mean_row
     assert f"spread {min(scores):.3f} to {max(scores):.3f}" in mean_row
+
+
+def test_the_cli_names_an_unknown_task_without_a_repr(capsys):
+    from pontoon_tools.benchmark import main
+
+    assert main(["score", "pagat/nope", "threshold"]) == 2
+    assert capsys.readouterr().err.startswith("error: unknown benchmark task 'pagat/nope'")  # was "error: \"unknown ..."
