@@ -196,6 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return path.parent if path.suffix == ".zip" else path
 
     out = Path(args.out)
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     summary_path = out / "summary.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
@@ -210,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             summary["belief_banker"] = banker_section(run_dir(args.belief_banker), out, args.rules, args.banker_rounds,
                                                       args.seed, charts=not args.no_charts, prefix="belief_banker")
     except (ValueError, OSError) as error:  # a missing or unfit checkpoint: the message names it
+        if created and not any(out.iterdir()):
+            out.rmdir()  # refused before anything was written: leave no empty folder behind
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
     if args.timings:

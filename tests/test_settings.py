@@ -275,3 +275,11 @@ def test_a_refused_rule_set_names_the_flag_it_came_from() -> None:
     with pytest.raises(RulesError, match=r"^--option: option 'stick_min'"):
         rules_from_flags("pagat", {"stick_min": 40})
     assert rules_from_flags("pagat", {"stick_min": 16}).stick_min == 16
+
+
+def test_the_report_tool_leaves_no_empty_folder_when_a_checkpoint_is_refused(tmp_path: Path, capsys) -> None:
+    from pontoon_tools.report import main as report_main
+
+    out = tmp_path / "out"
+    assert report_main(["--player", str(tmp_path / "nowhere"), "--rounds", "10", "--out", str(out)]) == 2
+    assert "does not exist" in capsys.readouterr().err and not out.exists()
