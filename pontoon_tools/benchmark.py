@@ -143,13 +143,10 @@ def score(task: Task | str, policy_spec: str | Policy, episodes: int | None = No
     if episodes < 2:
         raise ValueError(f"episodes: expected at least 2 (for a confidence interval), got {episodes}")
     table = Table.of(task)
-    if isinstance(policy_spec, str):
-        from pontoon_tools.evaluation import checkpoint_config
+    if isinstance(policy_spec, str):  # a banker's network in a player's seat scores nothing meaningful
+        from pontoon_tools.evaluation import check_role
 
-        config = checkpoint_config(policy_spec)
-        found = config.get("role", "player") if config else task.role
-        if found != task.role:  # a banker's network in a player's seat scores nothing meaningful
-            raise ValueError(f"task {task.name!r} scores a {task.role}; {policy_spec!r} is a checkpoint of a {found}")
+        check_role(policy_spec, task.role, f"{policy_spec} (task {task.name})")
     started = time.perf_counter()
 
     def results_of(spec: str | Policy) -> np.ndarray:

@@ -37,6 +37,7 @@ import numpy as np
 from pontoon_env.game.rules import Rules, resolve_rules
 from pontoon_env.game.runner import keep_banker
 from pontoon_tools.evaluation import estimate, load_policy, play_match, write_json
+from pontoon_tools.settings import require_minimums
 
 
 def banker_rule(banker: str, rules: Rules) -> Any:
@@ -218,16 +219,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the hands (by number of cards) whose draws the third view values (default 2)")
     parser.add_argument("--out", default=None, help="write both views as JSON here")
     args = parser.parse_args(argv)
-    for name, value, low in (("--rounds", args.rounds, 1), ("--seed", args.seed, 0), ("--top", args.top, 1),
-                             ("--branches", args.branches, 0)):
-        if value < low:
-            parser.error(f"{name}: expected an integer >= {low}, got {value}")
+    require_minimums(parser, ("--rounds", args.rounds, 1), ("--seed", args.seed, 0), ("--top", args.top, 1),
+                     ("--branches", args.branches, 0))
     model = Path(args.run) / "model.zip" if Path(args.run).is_dir() else Path(args.run)
     try:
         rules = resolve_rules(args.rules)
-        from pontoon_tools.protocol import _load
+        from agents.checkpoint import read_config
+        from pontoon_tools.evaluation import check_role
 
-        _load(model, rules, 1, "player")  # a missing, corrupt or banker checkpoint: one message, before the work
+        read_config(model)  # a missing checkpoint, or one without its config: one message, before the work
+        check_role(model, "player")
         first = by_first_card(model, rules, args.banker, args.rounds, args.seed)
         costly = costly_decisions(model, rules, args.banker, args.top)
     except (ValueError, OSError) as error:

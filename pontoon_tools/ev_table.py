@@ -212,13 +212,11 @@ class EvTableSettings:
         check(self.rounds >= 1, "rounds", "a positive number of rounds")
         check(self.seed >= 0, "seed", "an integer >= 0")
         check(self.jobs >= 1, "jobs", "at least 1 worker process")
-        from pontoon_tools.evaluation import checkpoint_config
+        from pontoon_tools.evaluation import check_role
 
-        for name, role in (("player", "player"), ("banker", "banker")):
+        for name in ("player", "banker"):
             for spec in getattr(self, name):
-                config = checkpoint_config(spec)
-                found = config.get("role", "player") if config else role
-                check(found == role, name, f"{role} policies ({spec!r} is a checkpoint of a {found})")
+                check_role(spec, name, f"{flag(EvTableSettings, name)} {spec}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,7 +36,7 @@ from agents.checkpoint import CheckpointError, check_compatible, read_config, re
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.rules import PRESETS, Rules
 from pontoon_env.game.runner import chooser, play_round
-from pontoon_tools.settings import flag, parse_option, plural, setting
+from pontoon_tools.settings import flag, parse_option, plural, setting, under_a_file
 
 Z_95 = 1.959963984540054
 """Two-sided 95% normal quantile; rounds are i.i.d., so the CLT interval is the right one."""
@@ -664,7 +664,7 @@ class EvaluateSettings:
         check(self.rounds >= 1, "rounds", "a positive number of rounds")
         check(self.seats is None or 1 <= self.seats <= 9, "seats", "1..9 players")
         check(self.seed >= 0, "seed", "an integer >= 0")
-        check(self.out is None or not any(path.is_file() for path in (Path(self.out), *Path(self.out).parents)),
+        check(self.out is None or not under_a_file(self.out),
               "out", "a folder for the report (not a file, nor under one)")
         check(self.role is None or self.role in ROLES, "role", f"one of {list(ROLES)}")
         check(self.compare is None or len(self.compare) >= 2 or (self.optimality_gap and len(self.compare) == 1),
@@ -704,10 +704,19 @@ def _check_roles(specs: Sequence[tuple[int, Any]], banker_seat: int) -> None:
     """Refuse a checkpoint put in a seat of the other role (a banker model in a player seat ...):
     its config says which role it learnt (:func:`agents.checkpoint.check_compatible`)."""
     for seat, spec in specs:
-        config = checkpoint_config(spec)
-        if config is not None and config.get("role") in ROLES:  # a multi-agent run ("both") fits any seat
-            role = "banker" if seat == banker_seat else "player"
-            check_compatible(f"{spec} (in seat {seat})", config, {"role": role})
+        check_role(spec, "banker" if seat == banker_seat else "player", f"{spec} (in seat {seat})")
+
+
+def check_role(spec: Any, role: str, label: str | None = None) -> None:
+    """Refuse a saved checkpoint ``spec`` that learnt the other ``role`` (its config says which);
+    a scripted name, and a multi-agent run ("both"), pass.
+
+    Raises:
+        CheckpointError: naming ``label`` (default: the spec) and ``role: expected ..., found ...``.
+    """
+    config = checkpoint_config(spec)
+    if config is not None and config.get("role") in ROLES:
+        check_compatible(label or str(spec), config, {"role": role})
 
 
 def run_evaluation(settings: EvaluateSettings, announce: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:

@@ -32,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from pontoon_env.game.rules import Rules, resolve_rules
-from pontoon_tools.evaluation import estimate, load_policy, play_match, write_json
+from pontoon_tools.evaluation import check_role, estimate, load_policy, play_match, write_json
+from pontoon_tools.settings import require_minimums, under_a_file
 
 __all__ = ["banker_protocol", "paired", "player_protocol", "read_model"]
 
@@ -115,14 +116,11 @@ def _levels(model: Any) -> Any:
 
 
 def _load(path: str | Path, rules: Rules, num_players: int, role: str) -> tuple[Any, Any, dict[str, Any]]:
-    from agents.checkpoint import CheckpointError, action_levels, read_config
+    from agents.checkpoint import action_levels, read_config
     from agents.model import ModelPolicy
 
     _, config = read_config(path)
-    found = config.get("role", "player")
-    if found != role:  # a banker's network read as a player's would give numbers that mean nothing
-        raise CheckpointError(f"checkpoint {str(path)!r} does not fit this protocol: role: expected {role!r}, "
-                              f"found {found!r}")
+    check_role(path, role)  # a banker's network read as a player's would give numbers that mean nothing
     policy = ModelPolicy(str(path), rules, num_players)
     policy.model._pontoon_levels = action_levels(config)
     return policy, policy.model, config
@@ -354,15 +352,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sessions-per-table", type=int, default=4,
                         help="session: sessions at each of the 4,096 tables (default 4)")
     args = parser.parse_args(argv)
-    for flag, value in (("--rounds", args.rounds), ("--read-rounds", args.read_rounds)):
-        if value is not None and value < 1:
-            parser.error(f"{flag}: expected a positive number of rounds, got {value}")
-    for flag, value in (("--session-rounds", args.session_rounds), ("--sessions-per-table", args.sessions_per_table)):
-        if value < 1:
-            parser.error(f"{flag}: expected a positive number, got {value}")
-    if args.seed < 0:
-        parser.error(f"--seed: expected an integer >= 0, got {args.seed}")
-    if args.out and any(parent.is_file() for parent in Path(args.out).parents):
+    given = [(flag, value, 1) for flag, value in (("--rounds", args.rounds), ("--read-rounds", args.read_rounds))
+             if value is not None]  # None: the defaults
+    require_minimums(parser, *given, ("--session-rounds", args.session_rounds, 1),
+                     ("--sessions-per-table", args.sessions_per_table, 1), ("--seed", args.seed, 0))
+    if args.out and under_a_file(Path(args.out).parent):
         parser.error(f"--out: {args.out!r} lies under a file, not a folder")
     try:
         row, text = _run(args)

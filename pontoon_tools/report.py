@@ -33,6 +33,7 @@ from typing import Any
 
 from pontoon_env.game.rules import resolve_rules
 from pontoon_tools.evaluation import write_json
+from pontoon_tools.settings import require_minimums, under_a_file
 
 __all__ = ["markdown", "player_section", "banker_section", "main"]
 
@@ -180,15 +181,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--markdown: expected a summary.json written by this tool, got {args.markdown!r} (no such file)")
         print(markdown(json.loads(Path(args.markdown).read_text())), end="")
         return 0
-    for name, value, low in (("--rounds", args.rounds, 1), ("--banker-rounds", args.banker_rounds, 1),
-                             ("--seed", args.seed, 0)):
-        if value < low:
-            parser.error(f"{name}: expected an integer >= {low}, got {value}")
+    require_minimums(parser, ("--rounds", args.rounds, 1), ("--banker-rounds", args.banker_rounds, 1),
+                     ("--seed", args.seed, 0))
     if not (args.player or args.banker or args.belief_banker or args.timings):
         parser.error("nothing to report: give --player, --banker, --belief-banker and/or --timings")
     if args.timings and not Path(args.timings).is_file():
         parser.error(f"--timings: expected a timings.json, got {args.timings!r} (no such file)")
-    if any(path.is_file() for path in (Path(args.out), *Path(args.out).parents)):
+    if under_a_file(args.out):
         parser.error(f"--out: expected a folder for the report (not a file, nor under one), got {args.out!r}")
 
     def run_dir(given: str) -> Path:  # a run directory, or the model.zip in it

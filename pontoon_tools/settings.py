@@ -33,6 +33,7 @@ import dataclasses
 import types
 import typing
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -281,3 +282,16 @@ def rules_from_flags(preset: Any, options: Any) -> Any:
     except RulesError as error:
         where = "--rules" if str(error).startswith("unknown preset") else "--option"
         raise RulesError(f"{where}: {error}") from None
+
+
+def under_a_file(path: str | Path) -> bool:
+    """True when ``path`` is a file or lies under one: no output folder can be made there."""
+    folder = Path(path)
+    return any(part.is_file() for part in (folder, *folder.parents))
+
+
+def require_minimums(parser: argparse.ArgumentParser, *checks: tuple[str, int, int]) -> None:
+    """``parser.error`` (exit 2) naming the first ``(flag, value, least)`` whose value is below its least."""
+    for name, value, least in checks:
+        if value < least:
+            parser.error(f"{name}: expected an integer >= {least}, got {value}")

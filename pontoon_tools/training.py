@@ -71,7 +71,7 @@ from pontoon_tools.evaluation import (
 )
 from pontoon_tools.belief import DEFAULT_ROUNDS as BELIEF_ROUNDS
 from pontoon_tools.belief import train_belief
-from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, setting
+from pontoon_tools.settings import flag, parse_int_list, parse_option, plural, setting, under_a_file
 
 ALGOS = ("lean_ppo", "lean_dqn", "maskable_ppo", "ppo", "dqn", "belief")
 LEAN = ("lean_ppo", "lean_dqn")
@@ -380,7 +380,7 @@ class TrainSettings:
         check(self.both_rounds >= 1, "both_rounds", "a positive number of rounds")
         check(0 <= self.seed < 2**32, "seed", "an integer in 0..2**32-1")
         check(self.eval_seed is None or 0 <= self.eval_seed < 2**32, "eval_seed", "an integer in 0..2**32-1")
-        check(self.out is None or not any(path.is_file() for path in (Path(self.out), *Path(self.out).parents)),
+        check(self.out is None or not under_a_file(self.out),
               "out", "a folder for the run (not a file, nor under one)")
         check(self.eval_freq is None or self.eval_freq >= 0, "eval_freq", "0 (timesteps / 10) or a positive number of steps")
         check(self.eval_rounds >= 0, "eval_rounds", "0 (no evaluation) or a positive number of rounds")

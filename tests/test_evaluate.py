@@ -438,7 +438,7 @@ def test_the_protocol_tool_refuses_a_model_of_the_other_role_and_zero_rounds(tin
     assert "role: expected 'banker', found 'player'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         protocol_main(["player", str(tiny_models["player"]), "--rounds", "0"])
-    assert exit_info.value.code == 2 and "--rounds: expected a positive number of rounds, got 0" in capsys.readouterr().err
+    assert exit_info.value.code == 2 and "--rounds: expected an integer >= 1, got 0" in capsys.readouterr().err
 
 
 def test_diagnose_measures_against_the_optimum_for_the_banker_given(tiny_models, capsys) -> None:

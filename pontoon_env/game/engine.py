@@ -823,7 +823,7 @@ class PontoonGame:
                 hand = player.hands[0]
                 multiple = banker_natural_at_deal(rules, is_natural(hand.cards))
                 self._settle_hand(player.seat, hand, multiple * hand.stake, "banker_natural")
-                self._shoot_to_kitty(player.seat, hand)
+                self._close_shoot(player.seat, hand, False)
                 hand.done = True
             return True
 
@@ -912,7 +912,7 @@ class PontoonGame:
             if self.rules.reveal_busts:
                 self._reveal(hand)
             self._settle_hand(player.seat, hand, -hand.stake, "bust")
-            self._shoot_to_kitty(player.seat, hand)
+            self._close_shoot(player.seat, hand, False)
             hand.returned = True
             if self.rules.pack == "carry_over":
                 self.pack.to_bottom(hand.cards)
@@ -971,12 +971,7 @@ class PontoonGame:
                 for banker_result in banker_results:
                     multiple = standing_hand_payout(rules, result, banker_result)
                     chips += multiple * hand.stake
-                    if hand.shoot:
-                        if multiple > 0:
-                            self._pay(KITTY, player.seat, hand.shoot, "shoot_win")
-                        else:
-                            self._pay(player.seat, KITTY, hand.shoot, "shoot_loss")
-                        self._shoot_out -= hand.shoot
+                    self._close_shoot(player.seat, hand, multiple > 0)
                 self._settle_hand(player.seat, hand, chips, "settlement")
         return True
 
@@ -1197,9 +1192,9 @@ class PontoonGame:
         self._shoot_out += amount
 
     def _close_shoot(self, seat: int, hand: Hand, won: bool | None) -> None:
-        """Settle a hand's shoot bet with the kitty where the hand is settled before the showdown
-        (a natural paid at the deal): won, lost, or a push (``None``: no chips move). The bet
-        stops holding room in the kitty either way; before, it stayed open for the round."""
+        """Settle a hand's shoot bet with the kitty: won, lost, or a push (``None``: no chips
+        move). It stops holding room in the kitty either way: a bust's or a banker natural's
+        loss at once, a natural paid at the deal with its hand, the rest at the showdown."""
         if not hand.shoot:
             return
         if won is True:
@@ -1207,12 +1202,6 @@ class PontoonGame:
         elif won is False:
             self._pay(seat, KITTY, hand.shoot, "shoot_loss")
         self._shoot_out -= hand.shoot
-
-    def _shoot_to_kitty(self, seat: int, hand: Hand) -> None:
-        """A lost shoot bet goes to the kitty at once, freeing room for other shoot bets."""
-        if hand.shoot:
-            self._pay(seat, KITTY, hand.shoot, "shoot_loss")
-            self._shoot_out -= hand.shoot
 
     def _deal(self, hand: Hand, face_up: bool) -> None:
         if self._fresh <= 0:
