@@ -971,7 +971,8 @@ class PontoonGame:
                 for banker_result in banker_results:
                     multiple = standing_hand_payout(rules, result, banker_result)
                     chips += multiple * hand.stake
-                    self._close_shoot(player.seat, hand, multiple > 0)
+                    if hand.shoot:  # tested here: the showdown settles every hand of every round
+                        self._close_shoot(player.seat, hand, multiple > 0)
                 self._settle_hand(player.seat, hand, chips, "settlement")
         return True
 
