@@ -4,7 +4,7 @@
 
     python -m pontoon_tools.readme record engine-bench -- taskset -c 0 python bench/engine.py
     python -m pontoon_tools.readme render          # rewrite every generated region of README.md
-    python -m pontoon_tools.readme check           # exit 1 if a region differs from its record
+    python -m pontoon_tools.readme check           # exit 1 if a region differs from its record (2: a refused request)
 
 ``record`` runs the command, keeps what it printed (all of it, or the part after a
 ``--from-line`` marker) together with the command line, the machine and the date, in
@@ -83,7 +83,14 @@ def load(name: str) -> dict:
     path = MEASUREMENTS / f"{name}.json"
     if not path.is_file():
         raise FileNotFoundError(f"no measurement {name!r}: run `python -m pontoon_tools.readme record {name} -- <command>`")
-    return json.loads(path.read_text())
+    try:
+        entry = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not a measurement record (invalid JSON: {error})") from None
+    missing = [key for key in ("output", "command", "machine", "date") if not isinstance(entry, dict) or key not in entry]
+    if missing:
+        raise ValueError(f"{path}: not a measurement record (missing {', '.join(missing)})")
+    return entry
 
 
 def render_entry(entry: dict) -> str:
@@ -116,6 +123,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         one = sub.add_parser(name)
         one.add_argument("files", nargs="*", type=Path, default=[README])
     args = parser.parse_args(argv)
+    try:
+        return _run(parser, args)
+    except (OSError, RuntimeError, ValueError, KeyError, subprocess.TimeoutExpired) as error:
+        # A refused request (no such file or measurement, a command that failed or is not there, a
+        # corrupt record) is one line and exit code 2, so a script can tell it from "stale" (1).
+        message = str(error) if not isinstance(error, KeyError) else f"a measurement lacks the field {error}"
+        print(f"python -m pontoon_tools.readme {args.command}: {message}", file=sys.stderr)
+        return 2
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "record":
         command = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
         if not command:
@@ -125,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     stale = []
     for path in args.files:
+        if not path.is_file():
+            raise FileNotFoundError(f"files: {path} is not a file")
         text = path.read_text()
         fresh = render(text)
         if args.command == "render":

@@ -60,3 +60,21 @@ def test_every_measured_region_of_the_readme_is_its_recorded_measurement() -> No
     names = readme.regions(text)
     assert {"main-job", "solver", "engine-bench", "batched-bench", "tests"} <= set(names)
     assert readme.render(text) == text, "stale measured regions: run `python -m pontoon_tools.readme render`"
+
+
+def test_readme_tool_refuses_a_bad_request_in_one_line_with_its_own_exit_code(tmp_path, capsys) -> None:
+    """A missing file, an unknown measurement or a command that cannot run is exit code 2 and one line
+    on stderr, not a traceback and not the 1 that means "stale"."""
+    from pontoon_tools import readme
+
+    assert readme.main(["check", str(tmp_path / "nothing.md")]) == 2
+    assert "nothing.md is not a file" in capsys.readouterr().err
+    page = tmp_path / "page.md"
+    page.write_text("<!-- measured: no-such-measurement -->\nold\n<!-- /measured -->\n")
+    assert readme.main(["render", str(page)]) == 2
+    err = capsys.readouterr().err
+    assert "no measurement 'no-such-measurement'" in err and "Traceback" not in err
+    assert page.read_text().endswith("old\n<!-- /measured -->\n")  # left as it was
+    assert readme.main(["record", "x-never", "--", str(tmp_path / "no-such-command")]) == 2
+    assert "no-such-command" in capsys.readouterr().err
+    assert not (readme.MEASUREMENTS / "x-never.json").exists()
