@@ -319,11 +319,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.out.parent.mkdir(parents=True, exist_ok=True)
                 args.out.write_text(json.dumps(result_record(result, task), indent=2))
             return 0
+        if not args.tasks:
+            raise ValueError(f"--tasks: expected one or more of {list(TASKS)}, got none")
+        for name in args.tasks:
+            get_task(name)  # an unknown task is refused before anything is scored
         extra = []
         for item in args.trained:
             parts = item.split("=", 2)
-            if len(parts) != 3:
-                raise ValueError(f"--trained: expected TASK=LABEL=SPEC, got {item!r}")
+            if len(parts) != 3 or not all(parts):
+                raise ValueError(f"--trained: expected TASK=LABEL=SPEC with none of the three empty, got {item!r}")
+            if parts[0] not in args.tasks:
+                # the row would be left out of the table without a word
+                raise ValueError(f"--trained: task {parts[0]!r} of {item!r} is not among the tasks scored "
+                                 f"({', '.join(args.tasks)})")
             extra.append((parts[0], parts[1], parts[2]))
         started = time.perf_counter()
         table, records = results_table(args.rounds, args.tasks, extra)

@@ -82,3 +82,22 @@ def test_the_cli_names_an_unknown_task_without_a_repr(capsys):
 
     assert main(["score", "pagat/nope", "threshold"]) == 2
     assert capsys.readouterr().err.startswith("error: unknown benchmark task 'pagat/nope'")  # was "error: \"unknown ..."
+
+
+def test_the_table_refuses_no_tasks_and_trained_rows_it_would_leave_out(tmp_path, capsys):
+    """No table is written for no tasks, and a --trained row whose task is not scored (or with an empty
+    part) is refused instead of silently missing from the table."""
+    from pontoon_tools.benchmark import main
+
+    doc = tmp_path / "benchmark.md"
+    cases = [
+        (["--tasks"], "--tasks: expected one or more"),
+        (["--tasks", "pagat/player-1", "--trained", "casino/player-1=mine=threshold"],
+         "task 'casino/player-1' of 'casino/player-1=mine=threshold' is not among the tasks scored"),
+        (["--tasks", "pagat/player-1", "--trained", "pagat/player-1==threshold"], "none of the three empty"),
+        (["--tasks", "pagat/nope"], "unknown benchmark task 'pagat/nope'"),
+    ]
+    for extra, message in cases:
+        assert main(["table", "--rounds", "10", "--doc", str(doc), *extra]) == 2, extra
+        assert message in capsys.readouterr().err, extra
+    assert not doc.exists()
