@@ -1222,6 +1222,8 @@ class Trainer:
         if source is not None:
             path = read_config(source)[0]
             model = load_model(path, holder_algo("lean_ppo"), env=spaces)
+            # the config records the network this run trains: the checkpoint's feature layer
+            self.feature_kwargs = dict(model.policy_kwargs.get("features_extractor_kwargs") or {})
             return model, int(model.num_timesteps)
         features, samples = self._feature_kwargs(venv, encoder)
         with warnings.catch_warnings():  # the holder's own rollout buffer (one table) is never used

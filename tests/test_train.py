@@ -163,10 +163,14 @@ def test_resume_continues_the_same_run(tmp_path: Path) -> None:
     settings = _settings(tmp_path)
     first = Trainer(settings, "player", Path(settings.out))
     path = first.run()
+    network = json.loads((path.parent / "config.json").read_text())["hyperparameters"]["policy_kwargs"]
+    assert network["features_extractor_kwargs"]["spec"]  # the default network has the feature layer
     resumed = dataclasses.replace(settings, resume=str(path))
     summary = train(resumed)
     config = json.loads((path.parent / "config.json").read_text())
     assert config["timesteps"] >= 512 and config["resumed_from"] == str(path)
+    # The resumed run records the network it trains (it recorded empty feature arguments).
+    assert config["hyperparameters"]["policy_kwargs"] == network
     history = json.loads((path.parent / "eval_history.json").read_text())
     assert [point["timesteps"] for point in history] == sorted(point["timesteps"] for point in history)
     assert history[-1]["timesteps"] >= 512 and len(history) > len(first.history)
