@@ -424,11 +424,12 @@ def compare_policies(
 # --------------------------------------------------------------------------------------------------
 
 
-def banker_rule_for(spec: str, rules: Rules) -> Any:
+def banker_rule_for(spec: str, rules: Rules, flag: str = "--optimality-gap") -> Any:
     """The solver's :class:`~pontoon_env.solver.BankerRule` equivalent to a scripted banker spec.
 
     Only fixed drawing rules have an exact solution: ``banker_threshold[:stand=K]`` (draw below K)
-    and ``casino_dealer`` (hit soft 17).
+    and ``casino_dealer`` (hit soft 17). ``flag`` is the option the error names (the one whose
+    request needs the exact solution).
     """
     from pontoon_env.solver import BankerRule, default_banker_rule
 
@@ -446,7 +447,7 @@ def banker_rule_for(spec: str, rules: Rules) -> Any:
             return BankerRule(default.stand_on, hit_soft=default.hit_soft, double_on=double_on)
         return BankerRule(int(stand), hit_soft=options.get("hit_soft", "false").lower() in yes, double_on=double_on)
     raise EvaluationError(
-        f"--optimality-gap needs a banker with a fixed drawing rule (banker_threshold[:stand=K] or casino_dealer); "
+        f"{flag} needs a banker with a fixed drawing rule (banker_threshold[:stand=K] or casino_dealer); "
         f"got banker {spec!r}, whose play the exact solver cannot model"
     )
 

@@ -138,6 +138,8 @@ def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str 
 
     rules = resolve_rules(rules)
     banker = banker or ("casino_dealer" if rules.dealer_rule == "hit_soft_17" else "banker_threshold")
+    # the exact optimum needs a banker with a fixed drawing rule: refuse another before any play
+    rule = banker_rule_for(banker, rules, flag="--opponent (the player protocol's banker)")
     started = time.perf_counter()
     policy, model, config = _load(path, rules, 1, "player")
     banker_policy = load_policy(banker, rules, 1)
@@ -145,7 +147,6 @@ def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str 
     model_s = time.perf_counter() - started
     optimal = _cached_match(rules, 1, [banker, "optimal"], rounds, seed, cache)
     gap = paired(optimal.ev(1), played.ev(1))
-    rule = banker_rule_for(banker, rules)
     exact_optimum = solver.solve(rules, rule).ev_stake_choice / rules.min_stake
     decisions, venv = read_model(model, rules, 1, "player", {"banker": banker}, steps=read_steps,
                                  tables=_read_tables(rounds), seed=seed)

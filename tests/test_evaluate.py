@@ -439,6 +439,12 @@ def test_the_protocol_tool_refuses_a_model_of_the_other_role_and_zero_rounds(tin
     with pytest.raises(SystemExit) as exit_info:
         protocol_main(["player", str(tiny_models["player"]), "--rounds", "0"])
     assert exit_info.value.code == 2 and "--rounds: expected an integer >= 1, got 0" in capsys.readouterr().err
+    # A banker the exact optimum cannot model is named by the flag that chose it (it said
+    # --optimality-gap, an option this tool does not have), before any round is played.
+    assert protocol_main(["player", str(tiny_models["player"]), "--opponent", "threshold", "--rounds", "50"]) == 2
+    err = capsys.readouterr().err
+    assert "--opponent (the player protocol's banker) needs a banker with a fixed drawing rule" in err
+    assert "--optimality-gap" not in err
 
 
 def test_diagnose_measures_against_the_optimum_for_the_banker_given(tiny_models, capsys) -> None:
