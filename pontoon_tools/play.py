@@ -342,8 +342,10 @@ def play(
                 break
     except QuitGame:
         print_fn("")
-    rounds = plural(game.round_index, "round")
-    print_fn(f"Goodbye. Your chips after {rounds}: {game.balances[seat]:+d}")
+    # a round left part-way (quit at a prompt) is not counted as played
+    finished = game.round_index - (0 if game.is_round_over else 1)
+    unfinished = "" if game.is_round_over else " (the round you left is not counted)"
+    print_fn(f"Goodbye. Your chips after {plural(finished, 'round')}{unfinished}: {game.balances[seat]:+d}")
     return game
 
 

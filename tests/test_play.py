@@ -60,6 +60,8 @@ def test_bad_input_is_refused_with_a_reason_and_asked_again() -> None:
     assert "stake takes 1..10 chips, not 99" in text
     assert "type a whole number from 1 to 10" in text
     assert "seat 1 stakes 2 (you)" in text
+    # quit part-way through the first round: no round was played (it said "after 1 round")
+    assert out[-1] == "Goodbye. Your chips after 0 rounds (the round you left is not counted): +0"
 
 
 def test_main_applies_rule_options_and_reports_bad_ones() -> None:
