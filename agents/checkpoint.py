@@ -175,6 +175,12 @@ def check_compatible(
         CheckpointError: naming the checkpoint, each differing setting, what was expected and what
             the checkpoint holds.
     """
+    missing = [key for key in ("rules", *COMPATIBILITY_KEYS) if key in expected and key not in found]
+    if missing:
+        # Without them the checkpoint cannot be checked against the table: it would be accepted
+        # unchecked (and fail later, if at all, inside the network with a shape error).
+        raise CheckpointError(f"checkpoint {str(label)!r}: its config does not record {', '.join(missing)}, so whether "
+                              "it fits this table cannot be checked (train.py writes them into every config)")
     differences = []
     headline = f"checkpoint {str(label)!r} does not fit this table"
     if "rules" in expected and "rules" in found:

@@ -92,7 +92,9 @@ def check_fits(label: str | Path, config: Mapping[str, Any], rules: RulesSpec, n
         # Without a size only the rules can be compared, and the deck count depends on the size.
         expected: dict[str, Any] = {"rules": dataclasses.asdict(resolve_rules(rules))}
         expected["rules"].pop("decks")
-        found = {**config, "rules": {k: v for k, v in dict(config.get("rules", {})).items() if k != "decks"}}
+        found = dict(config)
+        if "rules" in config:
+            found["rules"] = {k: v for k, v in dict(config["rules"]).items() if k != "decks"}
         check_compatible(label, found, expected, ignore=PLAY_IGNORED_OPTIONS)
         return
     expected = table_config(rules, num_players, config_levels(config))

@@ -377,3 +377,25 @@ def test_every_checkpoint_has_its_own_config_and_resumes(tmp_path: Path) -> None
     summary = train(dataclasses.replace(settings, resume=str(steps[-1]), out=None, timesteps=64))
     assert summary["model"] == str(path.parent / "model.zip")
     assert not (path.parent / "checkpoints" / "model.zip").exists()
+
+
+def test_a_config_that_lacks_what_fits_a_table_is_refused_not_trusted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A config without its rules, table size or observation size cannot be checked against the
+    table: resuming or evaluating it is refused by name (both went ahead unchecked)."""
+    from agents.checkpoint import CheckpointError
+    from agents.model import check_fits
+
+    settings = _settings(tmp_path, timesteps=64, eval_rounds=0, net_arch=[8])  # TINY_ARGS' network
+    path = Trainer(settings, "player", Path(settings.out)).run()
+    config_file = path.parent / "config.json"
+    complete = json.loads(config_file.read_text())
+    for key in ("rules", "num_players", "obs_size", "action_names"):
+        config = {k: v for k, v in complete.items() if k != key}
+        for players in (2, None) if key == "rules" else (2,):  # without a size only the rules are compared
+            with pytest.raises(CheckpointError, match=f"its config does not record {key}, so whether it fits"):
+                check_fits(path, config, "pagat", players)
+    config_file.write_text(json.dumps({k: v for k, v in complete.items() if k != "rules"}))
+    out = tmp_path / "resumed"
+    assert _train_main(["--resume", str(path), "--out", str(out), *TINY_ARGS]) == 2
+    assert "its config does not record rules" in capsys.readouterr().err
+    assert not out.exists()
