@@ -283,6 +283,8 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
             return spec
         raise PolicySpecError(
             f"policy: expected a spec string or an object with act(), got {type(spec).__name__}"
+            + (" (an object with act_batch() alone can drive a BatchedEngine seat, not an environment's opponent)"
+               if callable(getattr(spec, "act_batch", None)) else "")
         )
     text = spec.strip()
     name, _, params = text.partition(":")

@@ -21,6 +21,7 @@ from typing import Any, Literal, Optional, Union
 
 import numpy as np
 
+from pontoon_env.game.checks import require_bool, require_int
 from pontoon_env.game.actions import Action, ActionKind, LegalAction, Phase
 from pontoon_env.game.legality import casino_dealer_draws
 from pontoon_env.game.cards import CARD_RANK, CARD_VALUE
@@ -104,9 +105,9 @@ def active_hand(view: SeatView) -> HandView | None:
 
 
 def _check_amount_choice(name: str, choice: AmountChoice) -> AmountChoice:
-    if choice in ("min", "max") or (isinstance(choice, int) and not isinstance(choice, bool) and choice >= 0):
+    if choice in ("min", "max") or (isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice <= 2**62):
         return choice
-    raise ValueError(f"{name}: expected 'min', 'max' or a non-negative number of chips, got {choice!r}")
+    raise ValueError(f"{name}: expected 'min', 'max' or a number of chips in 0..2**62, got {choice!r}")
 
 
 # ---------------------------------------------------------------------------- the base class
@@ -198,19 +199,22 @@ class ThresholdPlayer(ScriptedPolicy):
         double_on: Sequence[int] = (10, 11),
         shoot: Literal["none", "modest"] = "none",
     ) -> None:
-        if not 0 <= stick_at <= 21:
-            raise ValueError(f"stick_at: expected a total in 0..21, got {stick_at!r}")
-        if not 0 <= buy_at_or_below <= 21:
-            raise ValueError(f"buy_at_or_below: expected a total in 0..21, got {buy_at_or_below!r}")
-        if soft_stick_at is not None and not 0 <= soft_stick_at <= 21:
-            raise ValueError(f"soft_stick_at: expected a total in 0..21, got {soft_stick_at!r}")
+        # Whole numbers only: a total of 16.5 would be compared as such here and read as 16 by the
+        # batched engine, which plays the same policy natively.
+        stick_at = require_int("stick_at", stick_at, 0, 21)
+        buy_at_or_below = require_int("buy_at_or_below", buy_at_or_below, 0, 21)
+        if soft_stick_at is not None:
+            soft_stick_at = require_int("soft_stick_at", soft_stick_at, 0, 21)
         if bet != "first_card":
             _check_amount_choice("bet", bet)  # type: ignore[arg-type]
         if shoot not in ("none", "modest"):
             raise ValueError(f"shoot: expected 'none' or 'modest', got {shoot!r}")
-        bad_ranks = [rank for rank in split_ranks if not 0 <= rank <= 12]
+        bad_ranks = [rank for rank in split_ranks if isinstance(rank, (bool, np.bool_))
+                     or not isinstance(rank, (int, np.integer)) or not 0 <= rank <= 12]
         if bad_ranks:
             raise ValueError(f"split_ranks: expected rank indices 0 (ace) .. 12 (king), got {bad_ranks}")
+        split_ranks = [int(rank) for rank in split_ranks]
+        double_on = [require_int("double_on", total, 0, 21) for total in double_on]
         self.stick_at = stick_at
         self.buy_at_or_below = buy_at_or_below
         self.buy_amount = _check_amount_choice("buy_amount", buy_amount)
@@ -366,10 +370,8 @@ class BankerThreshold(ScriptedPolicy):
     role = "banker"
 
     def __init__(self, stand: int = 17, double_on_ace: bool = False, kitty: AmountChoice = "min") -> None:
-        if not 0 <= stand <= 22:
-            raise ValueError(f"stand: expected a total in 0..22, got {stand!r}")
-        self.stand = stand
-        self.double_on_ace = bool(double_on_ace)
+        self.stand = require_int("stand", stand, 0, 22)  # whole: the batched engine reads it as an integer
+        self.double_on_ace = require_bool("double_on_ace", double_on_ace)  # the string "no" is truthy
         self.kitty = _check_amount_choice("kitty", kitty)
 
     def draws(self, total: int, soft: bool) -> bool:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from pontoon_env.batched import kernel as kn
+from pontoon_env.batched.engine import check_ids
 from pontoon_env.game.actions import Action, ActionKind, LegalAction, Phase
 from pontoon_env.game.observation import HIDDEN, HandView, SeatView
 
@@ -90,16 +91,21 @@ def decide_batch(engine: Any, policy: Any, tables: np.ndarray, seats: np.ndarray
     if hasattr(policy, "act_batch") or isinstance(policy, ModelPolicy):
         obs = engine.observe(tables, seats)
         masks, amounts = engine.masks(tables)
-        if hasattr(policy, "act_batch"):
-            ids = np.asarray(policy.act_batch(obs, masks), dtype=np.int64).reshape(-1)
-        else:
-            ids = policy.legal_ids(obs, masks)
+        answer = policy.act_batch(obs, masks) if hasattr(policy, "act_batch") else policy.legal_ids(obs, masks)
+        name = getattr(policy, "name", type(policy).__name__)
+        try:
+            # one integer id per table, in range (a -1 read as the last id was played as one)
+            ids = check_ids(answer, tables.size, masks.shape[1], tables)
+        except (TypeError, ValueError) as error:
+            raise RuntimeError(f"policy {name!r} (seats {sorted({int(s) for s in seats})}): its act_batch "
+                               f"answer is not one legal action id per table: {error}") from None
         rows = np.arange(tables.size)
-        if ids.size != tables.size or not masks[rows, np.clip(ids, 0, masks.shape[1] - 1)].all():
-            bad = next(i for i in rows if i >= ids.size or not (0 <= ids[i] < masks.shape[1] and masks[i, ids[i]]))
+        legal = masks[rows, ids]
+        if not legal.all():
+            bad = int(np.flatnonzero(~legal)[0])
             raise RuntimeError(
-                f"policy {getattr(policy, 'name', policy)!r} chose an illegal action at table {int(tables[bad])} "
-                f"(seat {int(seats[bad])})"
+                f"policy {name!r} chose action {int(ids[bad])} ({engine.table.names[ids[bad]]}), not legal at "
+                f"table {int(tables[bad])} (seat {int(seats[bad])}); legal: {np.flatnonzero(masks[bad]).tolist()}"
             )
         return engine.slot_kind[ids], amounts[rows, ids]
     kinds = np.zeros(tables.size, dtype=np.int64)

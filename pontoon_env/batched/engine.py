@@ -26,7 +26,7 @@ from pontoon_env.batched.layout import action_slots, observation_layout, observa
 from pontoon_env.batched.policies import OptimalTable, native_rows
 from pontoon_env.batched.state import TableState, new_state
 from pontoon_env.encoding import ActionLevels, ActionTable, Level, ObservationEncoder
-from pontoon_env.game.actions import IllegalActionError
+from pontoon_env.game.actions import ActionKind, IllegalActionError
 from pontoon_env.game.cards import DeckError, parse_cards
 from pontoon_env.game.checks import require_int
 from pontoon_env.game.engine import MAX_PLAYERS
@@ -86,7 +86,7 @@ class BatchedEngine:
     ) -> None:
         num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
         num_tables = require_int("num_tables", num_tables, 1)
-        self.seed = require_int("seed", seed, 0)
+        self.seed = require_int("seed", seed, 0, 2**63 - 1)  # one int64 signature of the compiled code
         self.rules = native_rules(rules, num_players)
         self.num_players = num_players
         self.num_seats = num_players + 1
@@ -127,16 +127,22 @@ class BatchedEngine:
         """Seat policies as the constructor takes them (see the class docstring)."""
         if policies is None:
             given: dict[int, Any] = {}
+        elif isinstance(policies, (str, bytes)):
+            raise TypeError(f"policies: expected one policy per seat (a sequence or a seat -> policy mapping), "
+                            f"got the string {policies!r}")
         elif isinstance(policies, Mapping):
-            bad = [seat for seat in policies if not (isinstance(seat, int) and 0 <= seat < self.num_seats)]
+            bad = [seat for seat in policies if isinstance(seat, (bool, np.bool_))
+                   or not (isinstance(seat, (int, np.integer)) and 0 <= seat < self.num_seats)]
             if bad:
                 raise ValueError(f"policies: seats must be 0..{self.num_players}, got {bad}")
-            given = dict(policies)
+            given = {int(seat): policy for seat, policy in policies.items()}
         else:
             listed = list(policies)
             if len(listed) != self.num_seats:
                 raise ValueError(f"policies: expected {self.num_seats} entries (one per seat), got {len(listed)}")
             given = dict(enumerate(listed))
+        for seat, policy in given.items():
+            _check_policy(f"policies[{seat}]", policy)
         for seat in range(self.num_seats):
             self.set_seat(seat, given.get(seat))
 
@@ -164,8 +170,15 @@ class BatchedEngine:
         return ids[0], ids[1]
 
     def set_seat(self, seat: int, policy: Any, tables: np.ndarray | None = None) -> None:
-        """Drive ``seat`` by ``policy`` (``None``: external) at ``tables`` (default: all)."""
-        where = self.all if tables is None else tables
+        """Drive ``seat`` by ``policy`` (``None``: external) at ``tables`` (default: all).
+
+        Raises:
+            ValueError: a seat outside ``0..num_players``. TypeError: a policy that is none of
+            ``None``, a registry spec and an object with ``act`` or ``act_batch``.
+        """
+        seat = require_int("seat", seat, 0, self.num_players)
+        _check_policy("policy", policy)
+        where = self._tables(tables, unique=True)
         if isinstance(policy, str):
             from agents.registry import make_policy
 
@@ -181,18 +194,45 @@ class BatchedEngine:
 
     # ------------------------------------------------------------------------------ tables
 
-    def _tables(self, tables: Any) -> np.ndarray:
+    def _tables(self, tables: Any, unique: bool = False) -> np.ndarray:
+        """``tables`` (``None``: all; one index or a sequence of them) as an int64 array, checked:
+        integers in range, and with ``unique`` (a call that changes the tables) none twice.
+
+        Raises:
+            TypeError: not integers (a boolean mask is refused: pass ``np.flatnonzero(mask)``).
+            IndexError: an index out of range. ValueError: an index twice where ``unique``.
+        """
         if tables is None:
             return self.all
-        idx = np.asarray(tables, dtype=np.int64).reshape(-1)
+        if isinstance(tables, np.ndarray) and tables.dtype == np.int64 and tables.ndim == 1:
+            idx = tables  # the engine's own callers: no conversion
+        else:
+            try:
+                array = np.asarray(tables)
+            except (TypeError, ValueError) as error:
+                raise TypeError(f"tables: expected table indices (integers), got {tables!r}") from error
+            if array.ndim > 1:
+                raise TypeError(f"tables: expected one index or a 1-D sequence of them, got shape {array.shape}")
+            if array.size and array.dtype.kind not in "iu":
+                hint = " (a boolean mask: pass np.flatnonzero(mask))" if array.dtype.kind == "b" else ""
+                raise TypeError(f"tables: expected integer table indices, got dtype {array.dtype}{hint}")
+            if array.size and array.dtype.kind == "u" and int(array.max()) >= self.num_tables:
+                raise IndexError(f"tables: index {int(array.max())} is out of range 0..{self.num_tables - 1}")
+            idx = array.astype(np.int64).reshape(-1)
         if idx.size and (idx.min() < 0 or idx.max() >= self.num_tables):
             bad = int(idx[(idx < 0) | (idx >= self.num_tables)][0])
             raise IndexError(f"tables: index {bad} is out of range 0..{self.num_tables - 1}")
+        if unique and idx.size > 1:
+            ordered = np.sort(idx)
+            twice = ordered[1:][ordered[1:] == ordered[:-1]]
+            if twice.size:
+                raise ValueError(f"tables: index {int(twice[0])} is given twice (a table is dealt, played or "
+                                 "changed once a call)")
         return idx
 
     def reset(self, tables: Any = None) -> None:
         """Fresh tables: a new shuffled pack from the next stream, zero chips, the bank at seat 0."""
-        idx = self._tables(tables)
+        idx = self._tables(tables, unique=True)
         kn.fresh_tables(self.state, self.cfg, idx, self.seed, self.generation)
 
     def new_round(self, tables: Any = None, orders: np.ndarray | Sequence[Sequence[Any]] | None = None) -> None:
@@ -214,7 +254,7 @@ class BatchedEngine:
 
     def _round_start(self, caller: str, tables: Any, orders: Any) -> tuple[np.ndarray, np.ndarray, bool]:
         """The tables of a new round, checked to be over, and the pack orders (a dummy row if none)."""
-        idx = self._tables(tables)
+        idx = self._tables(tables, unique=True)
         busy = idx[self.state.phase[idx] != kn.PH_OVER]
         if busy.size:
             raise RuntimeError(f"{caller}: table {int(busy[0])} is still playing its round")
@@ -225,10 +265,16 @@ class BatchedEngine:
     def _orders(self, orders: Any, count: int) -> np.ndarray:
         size = int(self.cfg[tb.C_PACK_SIZE])
         if isinstance(orders, np.ndarray) and orders.dtype.kind in "iu":
-            array = orders.astype(np.int64).reshape(count, -1) if orders.size == count * size else None
+            # as given: a flat or otherwise shaped array is not silently read as rows
+            array = orders.astype(np.int64) if orders.ndim == 2 else None
+            if array is None:
+                raise DeckError(f"orders: expected {count} full packs of {size} cards (shape ({count}, {size})), "
+                                f"got shape {orders.shape}")
         else:
             array = None
         if array is None:
+            if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
+                raise DeckError(f"orders: expected {count} pack orders (one sequence of cards per table), got {orders!r}")
             rows = list(orders)
             if len(rows) != count:
                 raise DeckError(f"orders: expected {count} pack orders, got {len(rows)}")
@@ -251,7 +297,7 @@ class BatchedEngine:
         Raises:
             DeckError: a table's pack ran out (naming the table).
         """
-        return self._play(self._tables(tables), self._no_orders, kn.ROUND_PLAY_ON)
+        return self._play(self._tables(tables, unique=True), self._no_orders, kn.ROUND_PLAY_ON)
 
     def _play(self, idx: np.ndarray, orders: np.ndarray, start: int) -> np.ndarray:
         requested = idx
@@ -314,11 +360,32 @@ class BatchedEngine:
         kn.mask_tables(n, kinds, lows, highs, self.slot_kind, self.slot_type, self.slot_level, mask, amounts)
         return mask, amounts
 
-    def apply(self, tables: Any, kinds: np.ndarray, amounts: np.ndarray) -> None:
-        """Apply one (kind, amount) action per table (they must be legal: see :meth:`apply_ids`)."""
-        idx = self._tables(tables)
-        kn.apply_tables(self.state, self.rules_flat, self.cfg, idx, np.asarray(kinds, dtype=np.int64),
-                        np.asarray(amounts, dtype=np.int64))
+    def apply(self, tables: Any, kinds: Any, amounts: Any) -> None:
+        """Apply one (kind, amount) action per table, as ``PontoonGame.apply(Action(kind, amount))``.
+
+        Raises:
+            TypeError: ``kinds`` or ``amounts`` not one integer per table. IllegalActionError:
+            naming the table, the action and the legal actions there; no table is changed.
+        """
+        idx = self._tables(tables, unique=True)
+        kinds = _per_table("kinds", kinds, idx.size)
+        amounts = _per_table("amounts", amounts, idx.size)
+        n, legal_kinds, lows, highs = self.legal(idx)
+        slots = np.arange(legal_kinds.shape[1])[None, :] < n[:, None]
+        allowed = (slots & (legal_kinds == kinds[:, None]) & (lows <= amounts[:, None])
+                   & (amounts[:, None] <= highs)).any(axis=1)
+        if not allowed.all():
+            i = int(np.flatnonzero(~allowed)[0])
+            legal = ", ".join(f"{ActionKind(int(legal_kinds[i, j])).name.lower()} {int(lows[i, j])}..{int(highs[i, j])}"
+                              for j in range(int(n[i]))) or "none (the round is over)"
+            kind = int(kinds[i])
+            name = ActionKind(kind).name.lower() if kind in ActionKind._value2member_map_ else f"kind {kind}"
+            raise IllegalActionError(f"table {int(idx[i])}: {name} {int(amounts[i])} is not legal now; legal: {legal}")
+        self._apply_legal(idx, kinds, amounts)
+
+    def _apply_legal(self, idx: np.ndarray, kinds: np.ndarray, amounts: np.ndarray) -> None:
+        """:meth:`apply` of actions already known legal (from the masks, or checked by the caller)."""
+        kn.apply_tables(self.state, self.rules_flat, self.cfg, idx, kinds, amounts)
         self.check_errors(idx)
 
     def apply_ids(self, tables: Any, ids: Any) -> None:
@@ -328,8 +395,8 @@ class BatchedEngine:
             TypeError: ``ids`` not integers of one per table. IllegalActionError: naming the table,
             the id and the legal ids there.
         """
-        idx = self._tables(tables)
-        chosen = check_ids(ids, idx.size, self.table.n)
+        idx = self._tables(tables, unique=True)
+        chosen = check_ids(ids, idx.size, self.table.n, idx)
         mask, amounts = self.masks(idx)
         bad = np.flatnonzero(~mask[np.arange(idx.size), chosen])
         if bad.size:
@@ -339,12 +406,22 @@ class BatchedEngine:
                 f"table {int(idx[i])}: action {int(chosen[i])} ({self.table.names[chosen[i]]}) is not legal now; "
                 f"legal: {legal}"
             )
-        self.apply(idx, self.slot_kind[chosen], amounts[np.arange(idx.size), chosen])
+        self._apply_legal(idx, self.slot_kind[chosen], amounts[np.arange(idx.size), chosen])
 
     def observe(self, tables: Any = None, seats: Any = None) -> np.ndarray:
         """``ObservationEncoder.encode(observe(game, seat))`` for each table (float32 rows)."""
         idx = self._tables(tables)
-        seat_array = np.broadcast_to(np.asarray(0 if seats is None else seats, dtype=np.int64), idx.shape).copy()
+        given = np.asarray(0 if seats is None else seats)
+        if given.size and given.dtype.kind not in "iu":
+            raise TypeError(f"seats: expected integer seats, got dtype {given.dtype}")
+        try:
+            seat_array = np.broadcast_to(given, idx.shape).astype(np.int64)
+        except ValueError:
+            raise ValueError(f"seats: expected one seat or one per table ({idx.size}), got shape {given.shape}") from None
+        bad = np.flatnonzero((seat_array < 0) | (seat_array >= self.num_seats))
+        if bad.size:
+            raise ValueError(f"seats[{int(bad[0])}] (table {int(idx[bad[0]])}): expected a seat in "
+                             f"0..{self.num_seats - 1}, got {int(seat_array[bad[0]])}")
         out = np.empty((idx.size, self.encoder.size), dtype=np.float32)  # encode writes every value of a row
         kn.encode_tables(self.state, self.rules_flat, self.cfg, self.scales, self.layout, self.high, idx, seat_array, out)
         return out
@@ -354,8 +431,9 @@ class BatchedEngine:
         return self.state.result[self._tables(tables)].copy()
 
 
-def check_ids(ids: Any, count: int, n: int) -> np.ndarray:
-    """``ids`` as ``count`` int64 ids in ``0..n-1``.
+def check_ids(ids: Any, count: int, n: int, tables: np.ndarray | None = None) -> np.ndarray:
+    """``ids`` as ``count`` int64 ids in ``0..n-1`` (``tables``: the table of each, for the errors;
+    default ``0..count-1``).
 
     Raises:
         TypeError: the wrong shape or a non-integer dtype (naming both). ValueError: an id out of
@@ -366,8 +444,31 @@ def check_ids(ids: Any, count: int, n: int) -> np.ndarray:
         raise TypeError(f"actions: expected shape ({count},) of integer ids, got shape {array.shape}")
     if array.dtype.kind not in "iu":
         raise TypeError(f"actions: expected integer ids (dtype int), got dtype {array.dtype}")
-    array = array.reshape(count).astype(np.int64)
-    bad = np.flatnonzero((array < 0) | (array >= n))
+    array = array.reshape(count)
+    bad = np.flatnonzero(array >= n) if array.dtype.kind == "u" else np.flatnonzero((array < 0) | (array >= n))
     if bad.size:
-        raise ValueError(f"actions[{int(bad[0])}] (table {int(bad[0])}): id {int(array[bad[0]])} is out of range 0..{n - 1}")
-    return array
+        i = int(bad[0])
+        table = i if tables is None else int(tables[i])
+        raise ValueError(f"actions[{i}] (table {table}): id {int(array[i])} is out of range 0..{n - 1}")
+    return array.astype(np.int64)
+
+
+def _per_table(name: str, values: Any, count: int) -> np.ndarray:
+    """``values`` as ``count`` int64 values, one per table (``TypeError`` naming ``name`` otherwise)."""
+    array = np.asarray(values)
+    if array.shape not in ((count,), (count, 1)):
+        raise TypeError(f"{name}: expected shape ({count},), one integer per table, got shape {array.shape}")
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{name}: expected integers, got dtype {array.dtype}")
+    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        raise TypeError(f"{name}: {int(array.max())} does not fit an int64")
+    return array.reshape(count).astype(np.int64)
+
+
+def _check_policy(name: str, policy: Any) -> None:
+    """Refuse a seat policy that is none of ``None`` (external), a registry spec and an object that
+    decides (``act`` or ``act_batch``): ``5`` was kept as an external policy nobody could call."""
+    if policy is None or isinstance(policy, str) or hasattr(policy, "act") or hasattr(policy, "act_batch"):
+        return
+    raise TypeError(f"{name}: expected None (external), a policy spec such as 'threshold', or an object with "
+                    f"act() or act_batch(), got {policy!r} ({type(policy).__name__})")

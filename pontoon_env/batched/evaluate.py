@@ -172,7 +172,7 @@ def _play_out(engine: BatchedEngine, idx: np.ndarray, need: np.ndarray) -> None:
                 raise RuntimeError(f"table {int(tables[0])}: seat {int(seat)} has no policy")
             rngs = _SeatStreams(engine, int(seat))
             kinds, amounts = decide_batch(engine, policy, tables, np.full(tables.size, seat), rngs)  # type: ignore[arg-type]
-            engine.apply(tables, kinds, amounts)
+            engine._apply_legal(tables, kinds, amounts)  # decide_batch checked each against the legal actions
         need = engine.play(idx)
 
 

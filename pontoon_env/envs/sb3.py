@@ -20,6 +20,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from pontoon_env.envs.vector import PontoonVectorEnv
+from pontoon_env.game.checks import require_finite
 
 
 class PontoonSB3VecEnv(VecEnv):
@@ -36,7 +37,7 @@ class PontoonSB3VecEnv(VecEnv):
                  legalize_penalty: float | None = None, seed: int | None = None, **kwargs: Any) -> None:
         self.venv = venv if venv is not None else PontoonVectorEnv(num_envs=num_envs, **kwargs)
         super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
-        self.legalize_penalty = None if legalize_penalty is None else float(legalize_penalty)
+        self.legalize_penalty = None if legalize_penalty is None else require_finite("legalize_penalty", legalize_penalty)
         self._seed = seed
         self._actions: np.ndarray | None = None
         self._empty = [{} for _ in range(self.num_envs)]
@@ -47,7 +48,14 @@ class PontoonSB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs).astype(np.int64)
+        """Keep ``actions`` (one integer id per env; the shape and dtype are checked here, the range
+        and legality by the vector env, or by the legalizing where ``legalize_penalty`` is set)."""
+        array = np.asarray(actions)
+        if array.shape not in ((self.num_envs,), (self.num_envs, 1)):
+            raise TypeError(f"actions: expected shape ({self.num_envs},) of integer ids, got shape {array.shape}")
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"actions: expected integer ids (dtype int), got dtype {array.dtype}")
+        self._actions = array.reshape(self.num_envs).astype(np.int64)
 
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         assert self._actions is not None, "step_async first"
@@ -68,7 +76,8 @@ class PontoonSB3VecEnv(VecEnv):
         if dones.any():
             final = info["final_obs"]
             for i in np.flatnonzero(dones):
-                infos[i]["terminal_observation"] = final[i]
+                infos[i]["terminal_observation"] = (
+                    {key: rows[i] for key, rows in final.items()} if isinstance(final, dict) else final[i])
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
         if illegal is not None:
             for i in np.flatnonzero(illegal):
@@ -82,15 +91,28 @@ class PontoonSB3VecEnv(VecEnv):
     def _indices(self, indices: None | int | Iterable[int]) -> list[int]:
         if indices is None:
             return list(range(self.num_envs))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
+        rows = [indices] if isinstance(indices, (int, np.integer)) else list(indices)
+        bad = [i for i in rows if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer))
+               or not 0 <= i < self.num_envs]
+        if bad:
+            raise ValueError(f"indices: expected env indices in 0..{self.num_envs - 1}, got {bad}")
+        return [int(i) for i in rows]
+
+    def _every_env(self, what: str, indices: Any) -> list[int]:
+        """The indices of a call that acts on the whole vector env: all of them, or refused (the
+        tables are one batched env, not ``num_envs`` objects: ``env_method("reset", indices=[0])``
+        reset every table)."""
+        rows = self._indices(indices)
+        if sorted(rows) != list(range(self.num_envs)):
+            raise ValueError(f"indices: {what} acts on every env of the native vector env at once; "
+                             f"give indices=None, got {indices!r}")
+        return rows
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
-        rows = self._indices(indices)
         if method_name == "action_masks":
             masks = self.venv.action_masks()
-            return [masks[i] for i in rows]
+            return [masks[i] for i in self._indices(indices)]
+        rows = self._every_env(f"env_method({method_name!r})", indices)
         result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
         return [result for _ in rows]
 
@@ -99,6 +121,7 @@ class PontoonSB3VecEnv(VecEnv):
         return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        self._every_env(f"set_attr({attr_name!r})", indices)
         setattr(self.venv, attr_name, value)
 
     def has_attr(self, attr_name: str) -> bool:

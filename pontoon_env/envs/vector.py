@@ -5,8 +5,8 @@
 call, with the single environment's observation encoding, action ids, episodes and rewards
 (:class:`~pontoon_env.envs.gymnasium_env.PontoonEnv`: round or session episodes, skipped rounds,
 the learner's seat, opponents, ``illegal_action``). Scripted opponents play inside the compiled
-loop; any other policy (``banker_smart``, a trained checkpoint, an object with ``act`` or
-``act_batch``) answers for all waiting tables in one call per step
+loop; any other policy (``banker_smart``, a trained checkpoint, an object with ``act``, whose
+``act_batch`` is used where it has one) answers for all waiting tables in one call per step
 (:mod:`pontoon_env.batched.callbacks`).
 
 Autoreset: ``AutoresetMode.SAME_STEP``. A table whose episode ends in a step starts its next
@@ -77,6 +77,12 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         mode = AutoresetMode(autoreset_mode) if not isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
         if mode != AutoresetMode.SAME_STEP:
             raise ValueError(f"autoreset_mode: PontoonVectorEnv autoresets in the same step (SAME_STEP), got {mode}")
+        limit = kwargs.pop("max_episode_steps", None)
+        single = PontoonEnv(**kwargs)  # every argument checked exactly as the single environment does
+        problem = tb.native_problem(single.rules)
+        if problem is not None:
+            # first, so that make_vector_env falls back for these rules whatever else is asked
+            raise NotNativeError(f"rules {single.rules.preset!r}: {problem}; use make_vector_env for a reference-engine vector env")
         if kwargs.get("render_mode") is not None:
             raise ValueError("render_mode: the native vector environment does not render; use PontoonEnv")
         if kwargs.get("info_level", "basic") != "basic":
@@ -84,11 +90,6 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
                 f"info_level: the native vector environment gives info_level='basic' only, got {kwargs['info_level']!r} "
                 "(round reports come from the single environment)"
             )
-        kwargs.pop("max_episode_steps", None)
-        single = PontoonEnv(**kwargs)  # every argument checked exactly as the single environment does
-        problem = tb.native_problem(single.rules)
-        if problem is not None:
-            raise NotNativeError(f"rules {single.rules.preset!r}: {problem}; use make_vector_env for a reference-engine vector env")
         self.single = single
         self.rules = single.rules
         self.num_envs = num_envs
@@ -146,7 +147,14 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self._start = np.zeros(num_envs, dtype=np.int8)
         self._no_ids = np.zeros(num_envs, dtype=np.int64)
         self._started = False
+        # Set when a step or reset failed part-way (an opponent's policy raised): the tables are
+        # then in no state to step on, and only reset() clears it (the single env refuses the same).
+        self._broken: str | None = None
         self._rngs = [np.random.default_rng(t) for t in range(num_envs)]
+        # Gymnasium's TimeLimit, natively: an episode still running after this many steps is
+        # truncated and its table starts afresh (as the single env's reset does mid-round).
+        self.max_episode_steps = None if limit is None else require_int("max_episode_steps", limit, 1)
+        self._episode_steps = np.zeros(num_envs, dtype=np.int64)
 
     # ------------------------------------------------------------------------------ Gymnasium API
 
@@ -159,8 +167,10 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         return self.single.checkpoint_config()
 
     def action_masks(self) -> np.ndarray:
-        """Boolean masks ``[num_envs, n_actions]`` of the legal ids now (never all False)."""
-        return self._mask
+        """Boolean masks ``[num_envs, n_actions]`` of the legal ids now (never all False); a new
+        array each call, so a caller may keep or change it (the env's own is what it checks
+        actions against)."""
+        return self._mask.copy()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start an episode at every table; ``seed`` (an int) makes fresh tables from that seed.
@@ -170,6 +180,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
                 :class:`PontoonEnv`), or a ``seed`` that is not one integer in ``0..2**63-1``
                 (a list of seeds, one a table, is the reference vector environment's).
         """
+        if self.closed:
+            raise RuntimeError("reset: the environment is closed")
         if options:
             raise ValueError(f"reset options: the native vector environment takes none, got {sorted(options)}")
         fresh = np.zeros(self.num_envs, dtype=np.bool_)
@@ -190,14 +202,25 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.ep.terminated[:] = False
         self.ep.truncated[:] = False
         self.ep.rounds_finished[:] = 0
-        self._begin(self.engine.all, fresh)
+        self._episode_steps[:] = 0
+        self._broken = None
+        try:
+            self._begin(self.engine.all, fresh)
+        except BaseException as error:
+            self._broken = f"reset failed ({type(error).__name__}: {error})"
+            raise
         info = self._info()
         info["skipped_rounds"] = self.ep.skipped.copy()
         return self._observation(), info
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if self.closed:
+            raise RuntimeError("step: the environment is closed")
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if self._broken is not None:
+            raise RuntimeError(f"step: an earlier call failed part-way, {self._broken}, and left the tables in "
+                               "no state to step on; call reset()")
         ids = check_ids(actions, self.num_envs, self.table.n)
         rows = np.arange(self.num_envs)
         legal_now = self._mask[rows, ids]
@@ -209,9 +232,13 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self._take_back_obs()
         # One compiled pass does the whole step at every table whose seats all play natively; the
         # few that wait for Python (a callback seat, a missing optimal key) are finished below.
-        self._compiled_pass(ids, self._stage, begin=False)
-        if (self._stage != kn.STAGE_DONE).any():
-            self._finish_waiting()
+        try:
+            self._compiled_pass(ids, self._stage, begin=False)
+            if (self._stage != kn.STAGE_DONE).any():
+                self._finish_waiting()
+        except BaseException as error:
+            self._broken = f"step failed ({type(error).__name__}: {error})"
+            raise
         valid, ended = self._valid, self._ended
         invalid = ~valid
         rewards = self.ep.reward / self.rules.min_stake
@@ -220,6 +247,12 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         truncated = self.ep.truncated.copy()
         finished = self.ep.rounds_finished > 0
         round_result = self.ep.round_result.copy()
+        if self.max_episode_steps is not None:
+            try:
+                ended = self._time_limit(ended, truncated)
+            except BaseException as error:  # a fresh table's opponents (callbacks) may raise
+                self._broken = f"step failed ({type(error).__name__}: {error})"
+                raise
         info = self._info()
         info["round_result"], info["_round_result"] = round_result, finished
         if ended.any():
@@ -227,6 +260,9 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             # Handed over, not copied: the rows of tables that did not end stay zeros. The rows to
             # clear on reuse are kept apart from info's array, which the caller may change.
             info["final_obs"], info["_final_obs"] = self._final, ended
+            if self.dict_observation:  # in the observation space, as the episode's own observations are
+                info["final_obs"] = {"observation": self._final,
+                                     "action_mask": np.zeros(self._mask.shape, dtype=np.int8)}
             self._handed = [*self._handed[-1:], (self._final, ended.copy())]
             self._final = None
         if messages:
@@ -240,6 +276,24 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.single.close()
 
     # ------------------------------------------------------------------------------ internals
+
+    def _time_limit(self, ended: np.ndarray, truncated: np.ndarray) -> np.ndarray:
+        """Gymnasium's ``TimeLimit`` at every table: count the step; where ``max_episode_steps`` is
+        reached, set ``truncated`` (as the wrapper does, ended or not) and end a still-running
+        episode: its last observation becomes its final one and its table starts afresh (the
+        single env's reset mid-round). Returns ``ended`` with those tables added."""
+        self._episode_steps += 1
+        limit_hit = self._episode_steps >= self.max_episode_steps
+        truncated |= limit_hit
+        cut = np.flatnonzero(limit_hit & ~ended)
+        self._episode_steps[ended | limit_hit] = 0
+        if not cut.size:
+            return ended
+        ended = ended.copy()
+        ended[cut] = True
+        self._final[cut] = self._obs[cut]  # the compiled pass has zeroed every row it did not write
+        self._begin(cut.astype(np.int64), np.ones(cut.size, dtype=np.bool_))
+        return ended
 
     def _illegal_message(self, i: int, action: int) -> str:
         ids = {int(a): None for a in np.flatnonzero(self._mask[i])}
@@ -413,9 +467,15 @@ class ReferenceVectorEnv(SyncVectorEnv):
 def reference_vector_env(num_envs: int = 1, **kwargs: Any) -> ReferenceVectorEnv:
     """``num_envs`` single environments on the reference engine behind the vector API."""
     num_envs = require_int("num_envs", num_envs, 1)
-    kwargs.pop("max_episode_steps", None)
-    return ReferenceVectorEnv([lambda: PontoonEnv(**kwargs) for _ in range(num_envs)],
-                              autoreset_mode=AutoresetMode.SAME_STEP)
+    limit = kwargs.pop("max_episode_steps", None)
+    if limit is not None:
+        limit = require_int("max_episode_steps", limit, 1)
+
+    def make() -> gym.Env:
+        env = PontoonEnv(**kwargs)
+        return env if limit is None else gym.wrappers.TimeLimit(env, limit)
+
+    return ReferenceVectorEnv([make for _ in range(num_envs)], autoreset_mode=AutoresetMode.SAME_STEP)
 
 
 def make_vector_env(num_envs: int = 1, **kwargs: Any) -> gym.vector.VectorEnv:
