@@ -125,7 +125,10 @@ class ModelPolicy:
         num_players: player seats at the table; ``None`` takes the checkpoint's (or, for a model
             object, reads it from the view when first acting).
         action_levels: action levels overriding those of the checkpoint's config.
-        deterministic: pass ``deterministic`` to ``predict``.
+        deterministic: ``True``: the model's most likely (or highest-valued) action; ``False``:
+            one drawn with the seat's ``rng`` (from the policy's probabilities, or epsilon-greedy
+            at the model's exploration rate for DQN), so a seeded match replays exactly (SB3's
+            own sampling reads torch's global generator).
 
     Raises:
         CheckpointError: a missing or corrupt checkpoint, or one that does not fit this table
@@ -204,11 +207,17 @@ class ModelPolicy:
         mask = self.table.mask(legal)
         if not mask.any():
             raise ValueError(f"model policy {self.name!r}: no legal action to choose from")
-        return self.table.decode(int(self.legal_ids(vector[None], mask[None])[0]), legal)
+        return self.table.decode(int(self.legal_ids(vector[None], mask[None], [rng])[0]), legal)
 
-    def legal_ids(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def legal_ids(self, obs: np.ndarray, masks: np.ndarray, rngs: Sequence[Any] | None = None) -> np.ndarray:
         """:meth:`predict_ids` with every illegal pick replaced by the legal id the model rates
-        highest (:meth:`act` for one view, the batched evaluator for all waiting tables)."""
+        highest (:meth:`act` for one view, the batched evaluator for all waiting tables). A
+        stochastic policy (``deterministic=False``) draws each row's id from ``rngs[i]`` instead
+        (:meth:`sample_ids`), where it can read the model's scores."""
+        if not self.deterministic and rngs is not None:
+            sampled = self.sample_ids(obs, masks, rngs)
+            if sampled is not None:
+                return sampled
         ids = self.predict_ids(obs, masks)
         n = masks.shape[1]
         bad = np.flatnonzero((ids < 0) | (ids >= n) | ~masks[np.arange(ids.size), np.clip(ids, 0, n - 1)])
@@ -233,6 +242,34 @@ class ModelPolicy:
         else:
             chosen, _ = self.model.predict(batch, deterministic=self.deterministic)
         return np.asarray(chosen, dtype=np.int64).reshape(-1)
+
+    def sample_ids(self, obs: np.ndarray, masks: np.ndarray, rngs: Sequence[Any]) -> np.ndarray | None:
+        """One legal id per row drawn with ``rngs[i]`` (one ``integers`` draw each, which numpy's
+        generators and the batched engine's streams both offer): from the policy's probabilities
+        renormalised over the legal ids, or for a DQN epsilon-greedy at its ``exploration_rate``.
+        ``None`` for a model whose scores cannot be read (it then samples as ``predict`` does)."""
+        batch: Any = {"observation": obs, "action_mask": masks.astype(np.int8)} if self._dict_obs else obs
+        scores, kind = _batch_scores(self.model, batch)
+        if scores is None or scores.shape != masks.shape:
+            return None
+        ids = np.empty(masks.shape[0], dtype=np.int64)
+        epsilon = float(getattr(self.model, "exploration_rate", 0.0) or 0.0)
+        for i in range(masks.shape[0]):
+            legal = np.flatnonzero(masks[i])
+            u = int(rngs[i].integers(0, 2**53)) / 2**53
+            if kind == "q":
+                explore = u < epsilon
+                if explore:  # the same draw, rescaled, picks the random legal id
+                    ids[i] = legal[min(int(u / epsilon * legal.size), legal.size - 1)]
+                else:
+                    ids[i] = legal[int(np.argmax(scores[i, legal]))]
+                continue
+            weights = np.cumsum(scores[i, legal].astype(np.float64))
+            if weights[-1] <= 0:
+                ids[i] = legal[min(int(u * legal.size), legal.size - 1)]
+            else:
+                ids[i] = legal[min(int(np.searchsorted(weights, u * weights[-1], side="right")), legal.size - 1)]
+        return ids
 
     def _best_legal(self, obs: Any, mask: np.ndarray) -> int:
         """The legal id the model rates highest (probabilities or Q-values), else the first legal id."""
@@ -325,6 +362,23 @@ def _predict_parameters(model: Any) -> set[str]:
         return set(inspect.signature(model.predict).parameters)
     except (TypeError, ValueError):
         return set()
+
+
+def _batch_scores(model: Any, batch: Any) -> tuple[np.ndarray | None, str]:
+    """A batch's per-action scores, ``[k, n]``, and their kind: ``"probs"`` (a policy's action
+    probabilities) or ``"q"`` (a DQN's Q-values); ``(None, "")`` where they cannot be read."""
+    policy = getattr(model, "policy", None)
+    if policy is None or not hasattr(policy, "obs_to_tensor"):
+        return None, ""
+    import torch
+
+    tensor, _ = policy.obs_to_tensor(batch)
+    with torch.no_grad():
+        if hasattr(policy, "q_net"):
+            return policy.q_net(tensor).cpu().numpy(), "q"
+        if hasattr(policy, "get_distribution"):
+            return policy.get_distribution(tensor).distribution.probs.cpu().numpy(), "probs"
+    return None, ""
 
 
 def _action_scores(model: Any, obs: Any) -> np.ndarray | None:

@@ -94,3 +94,42 @@ def test_the_optimal_player_plays_on_after_the_banker_doubles_on_both_engines():
     # the optimal player stakes the minimum or the maximum, so a doubled round shows twice one of them
     doubled = np.isin(reference.initial[:, 1], [2 * rules.min_stake, 2 * rules.max_stake])
     assert doubled.sum() > 5
+
+
+class _PythonRandom(RandomPolicy):
+    """RandomPolicy's play through a class the batched engine does not know: a callback seat."""
+
+    name = "python-random"
+
+
+def test_a_python_policy_that_draws_gets_the_same_stream_on_both_engines():
+    """A callback seat's generator was rebuilt from the stored stream at every decision, so each
+    decision of a round made the same draw on the batched engine (444 of 500 rounds differed)."""
+    rules = make_rules("pagat")
+    policies = [RandomPolicy(), _PythonRandom(), _PythonRandom()]
+    reference = reference_match(rules, 2, policies, 300, seed=3)
+    batched = batched_match(rules, 2, policies, 300, seed=3, batch=64)
+    for name in FIELDS:
+        assert np.array_equal(getattr(batched, name), getattr(reference, name)), name
+
+
+def test_a_sampling_model_draws_from_the_seat_stream_not_torchs_global_generator(tmp_path):
+    """ModelPolicy(deterministic=False) sampled through SB3's predict, from torch's global state:
+    the same match seed gave other results after torch.manual_seed, and the two engines differed."""
+    import torch
+
+    from agents.model import ModelPolicy
+    from pontoon_tools.training import Trainer, TrainSettings
+
+    settings = TrainSettings(timesteps=64, seats=1, n_envs=2, n_steps=32, batch_size=32, n_epochs=1, eval_rounds=0,
+                             progress=False, net_arch=[8], warm_start="none", out=str(tmp_path / "run"))
+    path = Trainer(settings, "player", tmp_path / "run").run()
+    rules = make_rules("pagat")
+    results = []
+    for engine, torch_seed in [(reference_match, 1), (reference_match, 2), (batched_match, 3)]:
+        torch.manual_seed(torch_seed)  # unrelated global state
+        policies = [make_policy("banker_threshold", rules), ModelPolicy(path, rules, deterministic=False)]
+        results.append(engine(rules, 1, policies, 300, seed=7).net)
+    assert np.array_equal(results[0], results[1]) and np.array_equal(results[0], results[2])
+    greedy = reference_match(rules, 1, [make_policy("banker_threshold", rules), ModelPolicy(path, rules)], 300, seed=7)
+    assert not np.array_equal(greedy.net, results[0])  # it does sample

@@ -91,7 +91,11 @@ def decide_batch(engine: Any, policy: Any, tables: np.ndarray, seats: np.ndarray
     if hasattr(policy, "act_batch") or isinstance(policy, ModelPolicy):
         obs = engine.observe(tables, seats)
         masks, amounts = engine.masks(tables)
-        answer = policy.act_batch(obs, masks) if hasattr(policy, "act_batch") else policy.legal_ids(obs, masks)
+        if hasattr(policy, "act_batch"):
+            answer = policy.act_batch(obs, masks)
+        else:  # a sampling model draws from the seats' streams (made only then: they cost a third of an evaluation)
+            streams = None if policy.deterministic else [rngs[int(t)] for t in tables]
+            answer = policy.legal_ids(obs, masks, streams)
         name = getattr(policy, "name", type(policy).__name__)
         try:
             # one integer id per table, in range (a -1 read as the last id was played as one)

@@ -185,7 +185,10 @@ class _SeatStreams:
         self.engine, self.seat = engine, seat
 
     def __getitem__(self, t: int) -> CounterGenerator:
-        return CounterGenerator(self.engine.state.seat_rng[int(t) * self.engine.num_seats + self.seat])
+        # On the stream itself (a one-element view), so that a policy's draws advance it: a copy
+        # gave every decision of a round the same draw, where the reference path's advance.
+        i = int(t) * self.engine.num_seats + self.seat
+        return CounterGenerator.on(self.engine.state.seat_rng[i:i + 1])
 
 
 def _record(engine: BatchedEngine, count: int, start: int, arrays: dict[str, np.ndarray]) -> None:

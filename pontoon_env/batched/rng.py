@@ -163,6 +163,16 @@ class CounterGenerator:
     def __init__(self, state: int | np.uint64) -> None:
         self.state = np.array([np.uint64(state)], dtype=np.uint64)
 
+    @classmethod
+    def on(cls, stream: np.ndarray) -> "CounterGenerator":
+        """A generator drawing from ``stream`` in place (a one-element ``uint64`` view, such as a
+        table's seat stream in the batched state): each draw advances it there."""
+        if stream.dtype != np.uint64 or stream.shape != (1,):
+            raise ValueError(f"stream: expected a one-element uint64 array, got {stream.dtype} {stream.shape}")
+        generator = cls.__new__(cls)
+        generator.state = stream
+        return generator
+
     def integers(self, low: int, high: int | None = None) -> int:
         """A random integer in ``[low, high)`` (``[0, low)`` when ``high`` is None), one draw."""
         if high is None:
