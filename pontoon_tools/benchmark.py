@@ -39,7 +39,7 @@ from pontoon_env.envs.gymnasium_env import PontoonEnv
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.policy import Policy
 from pontoon_env.game.rules import Rules
-from pontoon_env.batched.rng import CounterGenerator, deal_orders, seat_stream_seed
+from pontoon_env.batched.rng import STREAM_DECK, CounterGenerator, deal_orders, seat_stream_seed, stream_seed
 from pontoon_env.game.runner import play_round
 from pontoon_tools.evaluation import play_match
 
@@ -85,6 +85,9 @@ def play_task(task: Task, table: Table, policy: Policy, episodes: int, seed: int
     for index in range(episodes):
         game = PontoonGame(table.rules, table.num_players, seed=0, banker=0)
         game.pack.stack(deal_orders(seed, index, 1, table.rules.decks)[0].tolist())
+        # The session's later shuffles and cuts from its own stream too (they came from the
+        # seed-0 table's generator: the same draws in every session, whatever --seed said).
+        game.pack.rng = CounterGenerator(stream_seed(seed, STREAM_DECK, index, 1))
         rngs = [CounterGenerator(seat_stream_seed(seed, index, seat)) for seat in range(seats)]
         total = 0
         for _ in range(task.session_rounds):

@@ -101,3 +101,34 @@ def test_the_table_refuses_no_tasks_and_trained_rows_it_would_leave_out(tmp_path
         assert main(["table", "--rounds", "10", "--doc", str(doc), *extra]) == 2, extra
         assert message in capsys.readouterr().err, extra
     assert not doc.exists()
+
+
+def test_a_session_tasks_reshuffles_come_from_its_seed_and_session(monkeypatch):
+    """Each session's shuffles after its first deal came from a seed-0 generator: the same draws in
+    every session and for every --seed. Now each session has its own stream of (seed, session)."""
+    from agents.registry import make_policy
+    from pontoon_env.benchmark import get_task
+    from pontoon_env.game.cards import Pack
+    from pontoon_tools import benchmark
+
+    task = get_task("pagat/player-session")
+    table = benchmark.Table.of(task)
+    policy = make_policy("threshold", table.rules, num_players=table.num_players)
+    first_states: list[int] = []
+    shuffle = Pack.shuffle
+
+    def spy(self) -> None:
+        # a stream's state (the seed-0 table's own generator shuffles once when it is made)
+        state = getattr(self.rng, "state", None)
+        first_states.append(int(state[0]) if state is not None else -1)
+        shuffle(self)
+
+    monkeypatch.setattr(Pack, "shuffle", spy)
+    seen = {}
+    for seed in (1, 2):
+        first_states.clear()
+        results = benchmark.play_task(task, table, policy, 6, seed=seed)
+        seen[seed] = list(first_states)
+        assert np.array_equal(results, benchmark.play_task(task, table, policy, 6, seed=seed))  # same seed, same result
+    streams = {seed: set(states) - {-1} for seed, states in seen.items()}
+    assert len(streams[1]) > 1 and not streams[1] & streams[2]

@@ -126,7 +126,7 @@ from pontoon_env.batched.rng import (
 from pontoon_env.game.actions import ActionKind, Phase
 from pontoon_env.game.hands import HandClass
 
-DEPENDENCY_FINGERPRINT = '4a33f1f9832f161788677f2b9150fb60ea270696'
+DEPENDENCY_FINGERPRINT = "4a33f1f9832f161788677f2b9150fb60ea270696"
 """What the compiled kernel takes from other modules, hashed: the integer constants of
 :mod:`~pontoon_env.batched.state` and :mod:`~pontoon_env.batched.tables` (numba compiles a
 global's value in), the values of the action, phase and hand-class enums, and the source of
