@@ -674,6 +674,12 @@ def hyperparameters(settings: TrainSettings, features: Mapping[str, Any] | None 
     }
 
 
+def resumed_seed(seed: int, done_steps: int) -> int:
+    """The seed of the streams of a run resumed at ``done_steps`` (deterministic, and not the
+    first part's: ``SeedSequence`` of both, in 0..2**31-1)."""
+    return int(np.random.SeedSequence([int(seed), int(done_steps)]).generate_state(1)[0] & 0x7FFFFFFF)
+
+
 def lean_config(settings: TrainSettings, seed: int, role: str = "player") -> Any:
     """The :class:`pontoon_tools.ppo.PPOConfig` of a ``lean_ppo`` run of ``role`` (the stake
     weighting is a player's: a banker stakes nothing)."""
@@ -1256,6 +1262,9 @@ class Trainer:
         needs_probe = (s.resume or self.init_from) is None and ("keep" in s.features or "std" in s.features)
         venv = make_vector_env(num_envs=int(s.n_envs), **self.kwargs) if inline or needs_probe else None
         model, done_steps = self._build_lean_model(venv, encoder)
+        # A resumed run continues on other deals and other sampling noise than its first part (the
+        # run's seed alone would replay them): the streams are keyed by the seed and the step.
+        stream_seed = s.seed if done_steps == 0 else resumed_seed(s.seed, done_steps)
         if venv is not None and not inline:
             venv.close()  # the sampler process builds its own
             venv = None
@@ -1275,9 +1284,9 @@ class Trainer:
         if s.algo == "lean_dqn":
             from pontoon_tools.dqn import LeanDQN
 
-            ppo: Any = LeanDQN(venv, model, dqn_config(s, s.seed, self.rules), threads=s.threads)
+            ppo: Any = LeanDQN(venv, model, dqn_config(s, stream_seed, self.rules), threads=s.threads)
         else:
-            ppo = LeanPPO(venv, model, lean_config(s, s.seed, self.role), stake_index=stake_index, stake_decision=stake_ids,
+            ppo = LeanPPO(venv, model, lean_config(s, stream_seed, self.role), stake_index=stake_index, stake_decision=stake_ids,
                           stake_chips=stake_chips, draw_prices=draw_prices,
                           threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
                           spaces=(encoder.size, len(names)))

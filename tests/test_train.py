@@ -399,3 +399,23 @@ def test_a_config_that_lacks_what_fits_a_table_is_refused_not_trusted(tmp_path: 
     assert _train_main(["--resume", str(path), "--out", str(out), *TINY_ARGS]) == 2
     assert "its config does not record rules" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_resumed_lean_run_draws_new_streams_not_the_first_parts_again(tmp_path: Path, monkeypatch) -> None:
+    """The lean PPO seeded its deals and sampling from --seed alone, so a resumed run replayed the
+    first part's deals and noise; now they are keyed by the seed and the step it resumes at."""
+    import pontoon_tools.training as training
+
+    seeds: list[int] = []
+    original = training.lean_config
+
+    def spy(settings, seed, role="player"):
+        seeds.append(seed)
+        return original(settings, seed, role)
+
+    monkeypatch.setattr(training, "lean_config", spy)
+    settings = _settings(tmp_path, timesteps=64, eval_rounds=0, net_arch=[8])
+    path = Trainer(settings, "player", Path(settings.out)).run()
+    first_part = json.loads((path.parent / "config.json").read_text())["timesteps"]
+    train(dataclasses.replace(settings, resume=str(path), timesteps=64))
+    assert seeds[0] == settings.seed and seeds[1] == training.resumed_seed(settings.seed, first_part) != seeds[0]
