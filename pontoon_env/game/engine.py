@@ -1260,7 +1260,8 @@ class PontoonGame:
         return [hand for player in self.players for hand in player.hands] + self.banker_hands
 
     def _draw_first_banker(self) -> int:
-        """Choose the first banker as the preset says, from a separate seeded pack."""
+        """Choose the first banker as the preset says: a random seat, or cards dealt from a separate
+        pack shuffled by the game's own generator (the table's pack is left as it is)."""
         method = self.rules.first_banker
         if method == "random":
             return int(self.rng.integers(self.num_seats))
