@@ -326,6 +326,8 @@ class ThresholdPlayer(ScriptedPolicy):
     def stake_choice(self, rules: Any) -> dict[int, int]:
         """The initial stake this player puts up for each first-card value (1 = ace .. 10)."""
         low, high = rules.min_stake, rules.max_stake
+        if rules.fixed_stake:  # the engine stakes the minimum for every player (no stake decision)
+            return dict.fromkeys(range(1, 11), low)
         if self.bet == "first_card":
             return {value: high if value in (1, 10) and not rules.stake_before_deal else low for value in range(1, 11)}
         chips = {"min": low, "max": high}.get(self.bet, self.bet)  # type: ignore[arg-type]

@@ -121,3 +121,20 @@ def test_a_table_too_large_for_the_best_response_is_refused_when_it_is_made():
         gym.make("Pontoon-v0", num_players=2, opponents={"banker": "banker_best_response:player=threshold"})
     env = gym.make("Pontoon-v0", num_players=1, opponents={"banker": "banker_best_response:player=threshold"})
     assert env.reset(seed=0)[1]["action_mask"].any()
+
+
+def test_with_fixed_stakes_the_threshold_player_is_modelled_at_the_minimum_stake() -> None:
+    """stake_choice ignored fixed_stake, so banker_best_response was solved against 10-chip stakes
+    on an ace or a ten the engine never lets a player put up (banker EV -0.045 instead of +0.19)."""
+    from agents.registry import make_policy
+    from agents.scripted import ThresholdPlayer
+    from pontoon_env import solver
+    from pontoon_env.game.rules import make_rules
+
+    rules = make_rules("pagat", fixed_stake=True)
+    assert set(ThresholdPlayer().stake_choice(rules).values()) == {rules.min_stake}
+    response = make_policy("banker_best_response", rules, num_players=1).response
+    right = solver.banker_best_response(rules, solver.BankerRule(17, double_on=frozenset()),
+                                        ThresholdPlayer().solver_policy(),
+                                        stake_choice=dict.fromkeys(range(1, 11), rules.min_stake))
+    assert response.banker_ev == pytest.approx(right.banker_ev) and response.banker_ev > 0.1
