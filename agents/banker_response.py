@@ -67,6 +67,10 @@ class BankerBestResponse(BankerThreshold):
         super().__init__(stand=17)
         self.rules = resolve_rules(rules)
         self.player = player
+        if self.rules.shoot and getattr(player, "shoot", "none") != "none":
+            # the solver values the round without shoot bets: this player's would go unanswered
+            raise ValueError(f"player: the solver leaves shoot bets out, so it cannot answer a player who makes "
+                             f"them (shoot={player.shoot!r}); give one with shoot='none'")  # type: ignore[union-attr]
         solved = self.rules.replace(shoot=False) if self.rules.shoot else self.rules
         rule = solver.BankerRule(17, hit_soft=self.rules.dealer_rule == "hit_soft_17", double_on=frozenset())
         policy, choice = solver_player(solved, player)

@@ -43,7 +43,8 @@ from pontoon_env.game.actions import Action, ActionKind, LegalAction
 from pontoon_env.game.cards import CARD_VALUE, VALUE_PROBABILITY
 from pontoon_env.game.hands import BLACKJACK, FIVE_CARDS, HandResult, HandStat, values_total
 from pontoon_env.game.observation import HIDDEN, HandView, SeatView
-from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.checks import require_finite
+from pontoon_env.game.rules import Rules, resolve_rules
 from pontoon_env.game.settlement import standing_hand_payout
 
 #: Infinite-deck probability of each card value 1 (ace) .. 10 (ten-value cards).
@@ -161,9 +162,9 @@ class BankerSmart(BankerThreshold):
         shoot_weight: float = 1.0,
     ) -> None:
         super().__init__(stand=17, double_on_ace=double_on_ace, kitty=kitty)  # type: ignore[arg-type]
-        self.rules = make_rules(rules) if isinstance(rules, str) else rules
-        self.margin = float(margin)
-        self.shoot_weight = float(shoot_weight)
+        self.rules = resolve_rules(rules)  # a dict or None failed only at the first banker decision
+        self.margin = require_finite("margin", margin)  # nan made the banker never draw
+        self.shoot_weight = require_finite("shoot_weight", shoot_weight)
         # Per visible table (the players have finished, so it is fixed for a whole banker turn): the
         # exposure, the utility of each final hand and the value of each hand on the way. Keyed by
         # the visible hands, not just the last ones: a batched evaluation asks one policy object for

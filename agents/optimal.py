@@ -31,7 +31,8 @@ from pontoon_env.game.actions import Action, ActionKind, LegalAction
 from pontoon_env.game import legality
 from pontoon_env.game.cards import CARD_RANK
 from pontoon_env.game.observation import HIDDEN, SeatView
-from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.checks import require_int
+from pontoon_env.game.rules import Rules, resolve_rules
 
 _MOVES = {
     ActionKind.STICK: ("stick",),
@@ -66,7 +67,12 @@ class OptimalPlayer(ThresholdPlayer):
         from pontoon_env import solver
 
         super().__init__()
-        self.rules = make_rules(rules) if isinstance(rules, str) else rules
+        self.rules = resolve_rules(rules)
+        stand = require_int("stand", stand, 2, 22)
+        if self.rules.dealer_rule == "hit_soft_17" and stand != 17:
+            # no banker of these rules plays another rule: the solution would answer nobody at the table
+            raise ValueError(f"stand: the {self.rules.preset!r} dealer's rule is fixed (stands on 17, hits soft 17), "
+                             f"so the optimum is against stand=17; got {stand}")
         solved_rules = self.rules.replace(shoot=False) if self.rules.shoot else self.rules
         # Solved against the scripted banker_threshold, which never doubles the stakes by default.
         rule = solver.BankerRule(stand, hit_soft=self.rules.dealer_rule == "hit_soft_17", double_on=frozenset())

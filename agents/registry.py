@@ -13,6 +13,7 @@ Every error names what was wrong and lists the valid choices.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 from agents.banker_smart import BankerSmart
 from agents.base import Policy, RandomPolicy
 from agents.scripted import BankerThreshold, CasinoDealer, ThresholdPlayer
-from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.rules import Rules, RulesError, make_rules, resolve_rules
 
 
 class PolicySpecError(ValueError):
@@ -43,10 +44,13 @@ def _int(low: int, high: int) -> Callable[[str], int]:
 
 
 def _float(text: str) -> float:
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):  # nan made banker_smart never draw
+        raise ValueError
+    return value
 
 
-_float.__doc__ = "a number"
+_float.__doc__ = "a finite number"
 
 
 def _bool(text: str) -> bool:
@@ -88,9 +92,11 @@ _split.__doc__ = " or ".join(repr(name) for name in _SPLIT_SETS)
 
 
 def _double(text: str) -> tuple[int, ...]:
-    if text in ("off", "none", "no", "false", "0"):
+    # Words only for on/off: "1" and "0" read as switches here but as totals in "10/11" (and a
+    # total of 1 or 0 cannot be doubled), so they are refused rather than guessed.
+    if text in ("off", "none", "no", "false"):
         return ()
-    if text in ("on", "yes", "true", "1"):
+    if text in ("on", "yes", "true"):
         return (10, 11)
     totals = tuple(int(part) for part in text.split("/"))
     if not all(2 <= total <= 21 for total in totals):
@@ -254,6 +260,8 @@ def _parse_params(name: str, entry: Entry, text: str) -> dict[str, Any]:
         param = entry.params.get(key) or next((p for p in entry.params.values() if key in p.aliases), None)
         if param is None:
             raise PolicySpecError(f"policy {name!r} has no parameter {key!r}; valid parameters: {valid}")
+        if param.keyword in kwargs:  # stick=15,stick_at=18 kept the last one without a word
+            raise PolicySpecError(f"policy {name!r}: parameter {key!r} is given twice (or with its alias) in {text!r}")
         try:
             kwargs[param.keyword] = param.parse(raw)
         except ValueError:
@@ -277,7 +285,10 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
         PolicySpecError: unknown name or parameter, an invalid parameter value, or a table too large
             for the policy.
     """
-    rules = make_rules(rules) if isinstance(rules, str) else rules
+    try:
+        rules = resolve_rules(rules)  # a dict of options, as the engine takes; anything else refused here
+    except RulesError as error:
+        raise PolicySpecError(str(error)) from error
     if not isinstance(spec, str):
         if callable(getattr(spec, "act", None)):
             return spec
@@ -287,6 +298,9 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
                if callable(getattr(spec, "act_batch", None)) else "")
         )
     text = spec.strip()
+    if not text:
+        raise PolicySpecError(f"policy: expected a policy name such as 'threshold' ({', '.join(POLICY_NAMES)}) "
+                              "or a checkpoint path, got an empty spec")
     name, _, params = text.partition(":")
     name = name.strip().lower()
     entry = REGISTRY.get(name)
@@ -307,7 +321,10 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
                 return load_belief_banker(text, rules)
             except ValueError as error:  # unreadable, malformed, or learnt under other rules
                 raise PolicySpecError(str(error)) from error
-    if text.lower().endswith(".zip") or (entry is None and Path(text).exists()):
+    if entry is None and Path(text).is_dir() and not (Path(text) / "model.zip").exists():
+        raise PolicySpecError(f"policy {text!r}: a folder that holds no model.zip (a run directory of train.py "
+                              f"has one); expected a policy name ({', '.join(POLICY_NAMES)}) or a checkpoint path")
+    if (entry is None and text.lower().endswith(".zip")) or (entry is None and Path(text).exists()):
         return _load_checkpoint(text, rules, num_players)
     if entry is None:
         raise PolicySpecError(

@@ -50,7 +50,8 @@ from pontoon_env.game.hands import (
     first_card_total,
     hand_total,
 )
-from pontoon_env.game.rules import Rules, make_rules
+from pontoon_env.game.checks import require_bool, require_int
+from pontoon_env.game.rules import Rules, resolve_rules
 from pontoon_env.game.settlement import banker_natural_at_deal, standing_hand_payout
 
 __all__ = [
@@ -115,8 +116,10 @@ class BankerRule:
     double_on: frozenset[int] = frozenset({1, 10})
 
     def __post_init__(self) -> None:
-        if not 2 <= self.stand_on <= 22:
-            raise ValueError(f"BankerRule.stand_on must be in [2, 22], got {self.stand_on!r}")
+        require_int("BankerRule.stand_on", self.stand_on, 2, 22)  # 17.5 or '17' were taken (or failed later)
+        require_bool("BankerRule.hit_soft", self.hit_soft)  # the string 'no' is truthy
+        if isinstance(self.double_on, (str, bytes)) or not isinstance(self.double_on, Iterable):
+            raise ValueError(f"BankerRule.double_on: expected a set of card values 1..10, got {self.double_on!r}")
         object.__setattr__(self, "double_on", frozenset(self.double_on))
         if not self.double_on <= set(VALUES):
             raise ValueError(
@@ -128,9 +131,10 @@ class BankerRule:
         return total < self.stand_on or (self.hit_soft and soft and total == self.stand_on)
 
 
-def default_banker_rule(rules: Rules) -> BankerRule:
+def default_banker_rule(rules: Rules | str) -> BankerRule:
     """The casino dealer's rule (:func:`pontoon_env.game.legality.casino_dealer_draws`) for
     ``dealer_rule='hit_soft_17'``; otherwise stand on any 17."""
+    rules = _as_rules(rules)
     return BankerRule(legality.CASINO_DEALER_STANDS, hit_soft=rules.dealer_rule == "hit_soft_17")
 
 
@@ -869,7 +873,9 @@ def _stake_sensitive(rules: Rules) -> bool:
 
 
 def _as_rules(rules: Rules | str) -> Rules:
-    return make_rules(rules) if isinstance(rules, str) else rules
+    """``rules`` as :class:`Rules` (a preset name or a dict of options too; anything else refused
+    by name, not met later as an ``AttributeError``)."""
+    return resolve_rules(rules)
 
 
 @dataclass
@@ -914,6 +920,9 @@ class Solution:
         """
         if initial_stake is None:
             initial_stake = self.stake * (2 if banker_doubled else 1)
+        initial_stake = require_int("initial_stake", initial_stake, 1)
+        if pair_value and not 1 <= pair_value <= 10:
+            raise ValueError(f"pair_value: expected a card value 1 (ace) .. 10, or 0 for no pair, got {pair_value!r}")
         dp = self._solver.dp_for(initial_stake, banker_doubled)
         unit = initial_stake / (2 if banker_doubled else 1)  # the stake the player put up
         if dp.terminal(state):
@@ -996,8 +1005,10 @@ def solve(
     * A four-card hand "totalling 11 or less" (2011) uses the best total, as the stick minimum does.
     """
     rules = _as_rules(rules)
+    if banker_rule is not None and not isinstance(banker_rule, BankerRule):
+        raise TypeError(f"banker_rule: expected a BankerRule (or None for the rules' default), got {banker_rule!r}")
     banker_rule = banker_rule or default_banker_rule(rules)
-    stake = rules.min_stake if stake is None else stake
+    stake = rules.min_stake if stake is None else require_int("stake", stake, rules.min_stake, rules.max_stake)
     solver = _Solver(rules, banker_rule, strategy=banker_strategy)
     ev, per_card = solver.ev_per_unit(stake)
     by_stake = {stake: per_card}
@@ -1149,8 +1160,10 @@ def banker_best_response(
     it, and the EVs are chips per round / ``min_stake`` (``stake`` is then ``min_stake``).
     """
     rules = _as_rules(rules)
+    if banker_rule is not None and not isinstance(banker_rule, BankerRule):
+        raise TypeError(f"banker_rule: expected a BankerRule (or None for the rules' default), got {banker_rule!r}")
     banker_rule = banker_rule or default_banker_rule(rules)
-    stake = rules.min_stake if stake is None else stake
+    stake = rules.min_stake if stake is None else require_int("stake", stake, rules.min_stake, rules.max_stake)
     if stake_choice is not None:
         choice = _check_stake_choice(rules, stake_choice)
         stake = rules.min_stake
@@ -1271,6 +1284,12 @@ def scripted_move(
     """
     if not legal:
         raise ValueError("no legal moves")
+    unknown = sorted(set(legal) - set(ACTIONS))
+    if unknown:  # an unknown name could come back as the move (the fallback returns a legal one)
+        raise ValueError(f"legal: expected moves among {list(ACTIONS)}, got {unknown}")
+    if not cards or any(isinstance(card, bool) or not isinstance(card, (int, np.integer)) or not 0 <= card < 52
+                        for card in cards):
+        raise ValueError(f"cards: expected the hand's card codes (integers 0..51), got {list(cards)!r}")
     rules = solution.rules
     total, soft = hand_total(cards)
     split_hand = hands > 1 if split_hand is None else split_hand
@@ -1297,6 +1316,8 @@ def scripted_stake(solution: Solution, first_card: int | None = None) -> StakeMo
     """``stake_max`` or ``stake_min`` for the first card (a code; None where stakes precede the deal)."""
     if first_card is None:
         return "stake_max" if all(c == "stake_max" for c in solution.stake_choice.values()) else "stake_min"
+    if isinstance(first_card, bool) or not isinstance(first_card, (int, np.integer)) or not 0 <= first_card < 52:
+        raise ValueError(f"first_card: expected a card code 0..51 or None, got {first_card!r}")
     return solution.stake_choice[CARD_VALUE[first_card]]  # type: ignore[return-value]
 
 
@@ -1314,6 +1335,8 @@ def strategy_chart(
     without buying the cards were simply twisted. Letters: S stick, T twist, B buy max, b buy min,
     D double, P split, ``.`` no such hand (or no decision).
     """
+    if after not in ("buy_max", "buy_min", "twist"):
+        raise ValueError(f"after: expected 'buy_max', 'buy_min' or 'twist', got {after!r}")
     rules = solution.rules
     s = solution.stake * (2 if banker_doubled else 1)
     dp = solution._solver.dp_for(s, banker_doubled)
