@@ -51,6 +51,10 @@ class Task:
     """Rounds (round tasks) or sessions (session tasks) of the full protocol."""
     version: int = 0
 
+    def __hash__(self) -> int:
+        # a task is named by its name and version (the generated hash failed on the mapping fields)
+        return hash((self.name, self.version))
+
     @property
     def gym_id(self) -> str:
         """The Gymnasium id of the task's training environment (``namespace/name-vN``)."""
@@ -194,6 +198,8 @@ def get_task(name: str) -> Task:
     Raises:
         KeyError: naming the unknown task and listing the known ones.
     """
+    if not isinstance(name, str):
+        raise KeyError(f"benchmark task: expected a task name such as 'pagat/player-1', got {name!r}")
     base, _, version = name.rpartition("-v")
     candidate = TASKS.get(name) or (TASKS.get(base) if version.isdigit() else None)
     if candidate is None or (version.isdigit() and base in TASKS and int(version) != candidate.version):

@@ -132,3 +132,14 @@ def test_a_session_tasks_reshuffles_come_from_its_seed_and_session(monkeypatch):
         assert np.array_equal(results, benchmark.play_task(task, table, policy, 6, seed=seed))  # same seed, same result
     streams = {seed: set(states) - {-1} for seed, states in seen.items()}
     assert len(streams[1]) > 1 and not streams[1] & streams[2]
+
+
+def test_tasks_are_hashable_and_a_non_name_is_refused():
+    import pytest
+
+    from pontoon_env.benchmark import TASKS, get_task
+
+    task = get_task("pagat/player-1")
+    assert {task: 1}[get_task("pagat/player-1-v0")] == 1 and len(set(TASKS.values())) == len(TASKS)
+    with pytest.raises(KeyError, match="expected a task name such as 'pagat/player-1', got None"):
+        get_task(None)
