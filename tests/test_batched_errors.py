@@ -287,3 +287,25 @@ def test_make_vec_falls_back_for_other_rules_whatever_else_is_asked() -> None:
     assert type(env).__name__ == "ReferenceVectorEnv" and info["action_mask"].any(axis=1).all()
     with pytest.raises(ValueError, match="info_level: the native vector environment gives info_level='basic' only"):
         gym.make_vec("Pontoon-v0", num_envs=2, vectorization_mode="vector_entry_point", info_level="seat")
+
+
+@pytest.mark.parametrize("rules", ["pagat", "shoot"])
+def test_autoreset_mode_seed_and_a_truncated_final_mask_on_both_vector_envs(rules: str) -> None:
+    """autoreset_mode=SAME_STEP reached PontoonEnv in the fallback (a TypeError); np_random_seed
+    ignored the seed natively; a truncated episode's final mask was all zeros natively."""
+    from gymnasium.vector import AutoresetMode
+
+    env = gym.make_vec("Pontoon-v0", num_envs=2, vectorization_mode="vector_entry_point", rules=rules,
+                       autoreset_mode=AutoresetMode.SAME_STEP, dict_observation=True, episode="session",
+                       session_rounds=50, max_episode_steps=1)
+    env.reset(seed=3)
+    assert env.np_random_seed in (3, (3, 4))  # the native env's, and SyncVectorEnv's (seed, seed + 1)
+    _, _, terminated, truncated, info = env.step(env.action_masks().argmax(axis=1))
+    cut = np.flatnonzero(truncated & ~terminated)
+    assert cut.size
+    final = info["final_obs"]
+    rows = final["action_mask"][cut] if isinstance(final, dict) else [final[i]["action_mask"] for i in cut]
+    assert all(np.asarray(row).any() for row in rows)  # the pending decision's mask
+    with pytest.raises(ValueError, match="autoreset in the same step"):
+        gym.make_vec("Pontoon-v0", num_envs=2, vectorization_mode="vector_entry_point", rules=rules,
+                     autoreset_mode=AutoresetMode.NEXT_STEP)

@@ -74,15 +74,13 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
     def __init__(self, num_envs: int = 1, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
                  **kwargs: Any) -> None:
         num_envs = require_int("num_envs", num_envs, 1)
-        mode = AutoresetMode(autoreset_mode) if not isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
-        if mode != AutoresetMode.SAME_STEP:
-            raise ValueError(f"autoreset_mode: PontoonVectorEnv autoresets in the same step (SAME_STEP), got {mode}")
         limit = kwargs.pop("max_episode_steps", None)
         single = PontoonEnv(**kwargs)  # every argument checked exactly as the single environment does
         problem = tb.native_problem(single.rules)
         if problem is not None:
             # first, so that make_vector_env falls back for these rules whatever else is asked
             raise NotNativeError(f"rules {single.rules.preset!r}: {problem}; use make_vector_env for a reference-engine vector env")
+        _check_autoreset_mode(autoreset_mode)
         if kwargs.get("render_mode") is not None:
             raise ValueError("render_mode: the native vector environment does not render; use PontoonEnv")
         if kwargs.get("info_level", "basic") != "basic":
@@ -155,6 +153,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         # truncated and its table starts afresh (as the single env's reset does mid-round).
         self.max_episode_steps = None if limit is None else require_int("max_episode_steps", limit, 1)
         self._episode_steps = np.zeros(num_envs, dtype=np.int64)
+        # The tables a time limit truncated this step and their pending masks (for dict final_obs).
+        self._cut_masks: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------------------ Gymnasium API
 
@@ -184,6 +184,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             raise RuntimeError("reset: the environment is closed")
         if options:
             raise ValueError(f"reset options: the native vector environment takes none, got {sorted(options)}")
+        if seed is not None and not isinstance(seed, (list, tuple, np.ndarray)):
+            super().reset(seed=require_int("seed", seed, 0, 2**63 - 1))  # np_random and np_random_seed, as Gymnasium's envs
         fresh = np.zeros(self.num_envs, dtype=np.bool_)
         if seed is not None or not self._started:
             if isinstance(seed, (list, tuple, np.ndarray)):
@@ -261,10 +263,13 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
             # clear on reuse are kept apart from info's array, which the caller may change.
             info["final_obs"], info["_final_obs"] = self._final, ended
             if self.dict_observation:  # in the observation space, as the episode's own observations are
-                info["final_obs"] = {"observation": self._final,
-                                     "action_mask": np.zeros(self._mask.shape, dtype=np.int8)}
+                final_mask = np.zeros(self._mask.shape, dtype=np.int8)  # an ended episode has no legal id ...
+                if self._cut_masks is not None:  # ... a truncated one its pending decision's (as TimeLimit's)
+                    final_mask[self._cut_masks[0]] = self._cut_masks[1]
+                info["final_obs"] = {"observation": self._final, "action_mask": final_mask}
             self._handed = [*self._handed[-1:], (self._final, ended.copy())]
             self._final = None
+        self._cut_masks = None
         if messages:
             reasons = np.full(self.num_envs, "", dtype=object)
             for i, text in messages.items():
@@ -292,6 +297,7 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         ended = ended.copy()
         ended[cut] = True
         self._final[cut] = self._obs[cut]  # the compiled pass has zeroed every row it did not write
+        self._cut_masks = (cut, self._mask[cut].astype(np.int8))
         self._begin(cut.astype(np.int64), np.ones(cut.size, dtype=np.bool_))
         return ended
 
@@ -464,9 +470,23 @@ class ReferenceVectorEnv(SyncVectorEnv):
         return super().step(ids)
 
 
-def reference_vector_env(num_envs: int = 1, **kwargs: Any) -> ReferenceVectorEnv:
+def _check_autoreset_mode(autoreset_mode: AutoresetMode | str) -> None:
+    """Both vector envs autoreset in the same step (their step checks each action against the
+    mask of a decision that is pending, which NEXT_STEP's ignored step would not have)."""
+    try:
+        mode = AutoresetMode(autoreset_mode) if not isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+    except ValueError:
+        raise ValueError(f"autoreset_mode: expected AutoresetMode.SAME_STEP, got {autoreset_mode!r}") from None
+    if mode != AutoresetMode.SAME_STEP:
+        raise ValueError(f"autoreset_mode: the Pontoon vector envs autoreset in the same step (SAME_STEP), got {mode}; "
+                         "vectorization_mode='sync' gives Gymnasium's other modes")
+
+
+def reference_vector_env(num_envs: int = 1, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+                         **kwargs: Any) -> ReferenceVectorEnv:
     """``num_envs`` single environments on the reference engine behind the vector API."""
     num_envs = require_int("num_envs", num_envs, 1)
+    _check_autoreset_mode(autoreset_mode)
     limit = kwargs.pop("max_episode_steps", None)
     if limit is not None:
         limit = require_int("max_episode_steps", limit, 1)
