@@ -14,6 +14,7 @@ Every error names what was wrong and lists the valid choices.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,8 @@ class PolicySpecError(ValueError):
 
 def _int(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
+        if not re.fullmatch(r"-?[0-9]+", text):  # int() also takes '1_6', '+16' and other scripts' digits
+            raise ValueError
         value = int(text)
         if not low <= value <= high:
             raise ValueError
@@ -67,9 +70,9 @@ _bool.__doc__ = "true/false (also 1/0, yes/no, on/off)"
 
 def _choice(*choices: str, chips: bool = False) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
-        if text in choices:
-            return text
-        if chips and text.isdigit():
+        if text.lower() in choices:  # case as for the names and the true/false values
+            return text.lower()
+        if chips and re.fullmatch(r"[0-9]+", text):
             return int(text)
         raise ValueError
 
@@ -83,22 +86,26 @@ _SPLIT_SETS = {"aces_eights": (0, 7), "aces": (0,), "none": (), "all": tuple(ran
 
 
 def _split(text: str) -> tuple[int, ...]:
-    if text not in _SPLIT_SETS:
+    if text.lower() not in _SPLIT_SETS:
         raise ValueError
-    return _SPLIT_SETS[text]
+    return _SPLIT_SETS[text.lower()]
 
 
 _split.__doc__ = " or ".join(repr(name) for name in _SPLIT_SETS)
 
 
 def _double(text: str) -> tuple[int, ...]:
+    text = text.lower()
     # Words only for on/off: "1" and "0" read as switches here but as totals in "10/11" (and a
     # total of 1 or 0 cannot be doubled), so they are refused rather than guessed.
     if text in ("off", "none", "no", "false"):
         return ()
     if text in ("on", "yes", "true"):
         return (10, 11)
-    totals = tuple(int(part) for part in text.split("/"))
+    parts = text.split("/")
+    if not all(re.fullmatch(r"[0-9]+", part) for part in parts):
+        raise ValueError
+    totals = tuple(int(part) for part in parts)
     if not all(2 <= total <= 21 for total in totals):
         raise ValueError
     return totals
@@ -252,7 +259,7 @@ def _parse_params(name: str, entry: Entry, text: str) -> dict[str, Any]:
     valid = ", ".join(entry.params) or "none"
     for item in filter(None, (part.strip() for part in text.split(","))):
         key, sep, raw = item.partition("=")
-        key, raw = key.strip(), raw.strip()
+        key, raw = key.strip().lower(), raw.strip()
         if not sep or not key or not raw:
             raise PolicySpecError(
                 f"policy {name!r}: expected key=value parameters, got {item!r} (valid: {valid})"

@@ -88,3 +88,14 @@ def test_the_solver_checks_its_arguments() -> None:
         solution.action_values(state, initial_stake=0)
     with pytest.raises(ValueError, match="pair_value: expected a card value 1"):
         solution.action_values(state, pair_value=11)
+
+
+def test_spec_parameters_ignore_case_as_names_do_and_numbers_are_plain_digits() -> None:
+    """Policy names and true/false ignored case but parameter names and choices did not
+    ('Stick=16', 'amount=MAX' refused), while int() took '1_6' and '+16'."""
+    policy = make_policy("Threshold:Stick=16,amount=MAX,split=Aces,double=OFF", "pagat")
+    assert (policy.stick_at, policy.buy_amount, policy.split_ranks, policy.double_on) == (16, "max", {0}, frozenset())
+    for spec in ("threshold:stick=1_6", "threshold:stick=+16", "threshold:stick=\uff11\uff16", "threshold:amount=\uff13",
+                 "threshold:double=+10/11"):
+        with pytest.raises(PolicySpecError, match="expects"):
+            make_policy(spec, "pagat")
