@@ -382,20 +382,10 @@ def _batch_scores(model: Any, batch: Any) -> tuple[np.ndarray | None, str]:
 
 
 def _action_scores(model: Any, obs: Any) -> np.ndarray | None:
-    """Per-action scores of an SB3 model: the policy's probabilities, or a DQN's Q-values."""
-    policy = getattr(model, "policy", None)
-    if policy is None or not hasattr(policy, "obs_to_tensor"):
-        return None
+    """Per-action scores of an SB3 model for one observation (:func:`_batch_scores`, flattened)."""
     try:
-        import torch
-
-        tensor, _ = policy.obs_to_tensor(obs)
-        with torch.no_grad():
-            if hasattr(policy, "get_distribution"):
-                distribution = policy.get_distribution(tensor).distribution
-                return distribution.probs.cpu().numpy().reshape(-1)
-            if hasattr(policy, "q_net"):
-                return policy.q_net(tensor).cpu().numpy().reshape(-1)
+        scores, _ = _batch_scores(model, obs)
     except Exception:  # scores are a fallback only; the first legal id is always valid
         return None
+    return None if scores is None else scores.reshape(-1)
     return None

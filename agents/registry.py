@@ -33,9 +33,13 @@ class PolicySpecError(ValueError):
 # ---------------------------------------------------------------------------- value parsers
 
 
+_DIGITS = "[0-9]+"
+"""A number in a spec: plain ASCII digits (what ``int()`` takes besides, such as ``1_6``, is refused)."""
+
+
 def _int(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        if not re.fullmatch(r"-?[0-9]+", text):  # int() also takes '1_6', '+16' and other scripts' digits
+        if not re.fullmatch(r"-?" + _DIGITS, text):  # int() also takes '1_6', '+16' and other scripts' digits
             raise ValueError
         value = int(text)
         if not low <= value <= high:
@@ -72,7 +76,7 @@ def _choice(*choices: str, chips: bool = False) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         if text.lower() in choices:  # case as for the names and the true/false values
             return text.lower()
-        if chips and re.fullmatch(r"[0-9]+", text):
+        if chips and re.fullmatch(_DIGITS, text):
             return int(text)
         raise ValueError
 
@@ -103,7 +107,7 @@ def _double(text: str) -> tuple[int, ...]:
     if text in ("on", "yes", "true"):
         return (10, 11)
     parts = text.split("/")
-    if not all(re.fullmatch(r"[0-9]+", part) for part in parts):
+    if not all(re.fullmatch(_DIGITS, part) for part in parts):
         raise ValueError
     totals = tuple(int(part) for part in parts)
     if not all(2 <= total <= 21 for total in totals):
@@ -331,7 +335,7 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
     if entry is None and Path(text).is_dir() and not (Path(text) / "model.zip").exists():
         raise PolicySpecError(f"policy {text!r}: a folder that holds no model.zip (a run directory of train.py "
                               f"has one); expected a policy name ({', '.join(POLICY_NAMES)}) or a checkpoint path")
-    if (entry is None and text.lower().endswith(".zip")) or (entry is None and Path(text).exists()):
+    if entry is None and (text.lower().endswith(".zip") or Path(text).exists()):
         return _load_checkpoint(text, rules, num_players)
     if entry is None:
         raise PolicySpecError(

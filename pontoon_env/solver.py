@@ -40,7 +40,7 @@ import numpy as np
 
 from pontoon_env.game import legality
 from pontoon_env.game.actions import ActionKind
-from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, RANK_PROBABILITY, VALUE_PROBABILITY, VALUES, rank_of_value
+from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, RANK_PROBABILITY, VALUE_PROBABILITY, VALUES, rank_of_value
 from pontoon_env.game.hands import (
     BLACKJACK,
     HandClass,
@@ -1249,6 +1249,11 @@ def _is_pair(rules: Rules, cards: Sequence[int]) -> bool:
     return len(cards) == 2 and legality.pair_splits(CARD_RANK[cards[0]], CARD_RANK[cards[1]], rules)
 
 
+def _is_card_code(card: object) -> bool:
+    """Whether ``card`` is a card code of one deck, 0..51 (an integer, not a bool)."""
+    return isinstance(card, (int, np.integer)) and not isinstance(card, bool) and 0 <= card < CARDS_PER_DECK
+
+
 def scripted_move(
     solution: Solution,
     cards: Sequence[int],
@@ -1287,8 +1292,7 @@ def scripted_move(
     unknown = sorted(set(legal) - set(ACTIONS))
     if unknown:  # an unknown name could come back as the move (the fallback returns a legal one)
         raise ValueError(f"legal: expected moves among {list(ACTIONS)}, got {unknown}")
-    if not cards or any(isinstance(card, bool) or not isinstance(card, (int, np.integer)) or not 0 <= card < 52
-                        for card in cards):
+    if not cards or not all(_is_card_code(card) for card in cards):
         raise ValueError(f"cards: expected the hand's card codes (integers 0..51), got {list(cards)!r}")
     rules = solution.rules
     total, soft = hand_total(cards)
@@ -1316,7 +1320,7 @@ def scripted_stake(solution: Solution, first_card: int | None = None) -> StakeMo
     """``stake_max`` or ``stake_min`` for the first card (a code; None where stakes precede the deal)."""
     if first_card is None:
         return "stake_max" if all(c == "stake_max" for c in solution.stake_choice.values()) else "stake_min"
-    if isinstance(first_card, bool) or not isinstance(first_card, (int, np.integer)) or not 0 <= first_card < 52:
+    if not _is_card_code(first_card):
         raise ValueError(f"first_card: expected a card code 0..51 or None, got {first_card!r}")
     return solution.stake_choice[CARD_VALUE[first_card]]  # type: ignore[return-value]
 

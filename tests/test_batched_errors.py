@@ -139,7 +139,7 @@ def test_a_batched_callback_must_answer_one_legal_id_per_table() -> None:
         (lambda m: np.full(len(m), -1), r"id -1 is out of range"),  # was played as the last id
         (lambda m: np.zeros(2 * len(m), dtype=np.int64), r"expected shape \(2,\)"),
         (lambda m: None, r"expected shape \(2,\)"),
-        (lambda m: m.argmax(axis=1) + 0.5, "expected integer ids"),
+        (lambda m: m.argmax(axis=1) + 0.5, "expected integers, got dtype"),
         (lambda m: np.full(len(m), illegal), rf"chose action {illegal} .*not legal at table 0 \(seat 1\)"),
     ]:
         with pytest.raises(RuntimeError, match=message):
@@ -264,8 +264,8 @@ def test_the_sb3_adapter_checks_actions_penalty_and_indices() -> None:
         PontoonSB3VecEnv(num_envs=2, num_players=1, legalize_penalty=float("nan"))
     env = PontoonSB3VecEnv(num_envs=2, num_players=1, seed=0)
     env.reset()
-    for actions, message in [(np.array([3.9, 0.0]), "expected integer ids"),
-                             (np.array(["3", "0"]), "expected integer ids"),
+    for actions, message in [(np.array([3.9, 0.0]), "expected integers, got dtype"),
+                             (np.array(["3", "0"]), "expected integers, got dtype"),
                              (np.zeros((2, 2), dtype=np.int64), r"expected shape \(2,\)")]:
         with pytest.raises(TypeError, match=message):
             env.step_async(actions)

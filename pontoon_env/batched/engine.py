@@ -439,12 +439,7 @@ def check_ids(ids: Any, count: int, n: int, tables: np.ndarray | None = None) ->
         TypeError: the wrong shape or a non-integer dtype (naming both). ValueError: an id out of
         range (naming the table index and the value).
     """
-    array = np.asarray(ids)
-    if array.shape not in ((count,), (count, 1)):
-        raise TypeError(f"actions: expected shape ({count},) of integer ids, got shape {array.shape}")
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"actions: expected integer ids (dtype int), got dtype {array.dtype}")
-    array = array.reshape(count)
+    array = integer_rows("actions", ids, count)
     bad = np.flatnonzero(array >= n) if array.dtype.kind == "u" else np.flatnonzero((array < 0) | (array >= n))
     if bad.size:
         i = int(bad[0])
@@ -453,16 +448,27 @@ def check_ids(ids: Any, count: int, n: int, tables: np.ndarray | None = None) ->
     return array.astype(np.int64)
 
 
-def _per_table(name: str, values: Any, count: int) -> np.ndarray:
-    """``values`` as ``count`` int64 values, one per table (``TypeError`` naming ``name`` otherwise)."""
+def integer_rows(name: str, values: Any, count: int) -> np.ndarray:
+    """``values`` as ``count`` integers, one per table, in their own dtype (shape ``(count,)`` or
+    ``(count, 1)``, as Gymnasium's batched actions come).
+
+    Raises:
+        TypeError: the wrong shape or a dtype that is not integer, naming ``name`` and both.
+    """
     array = np.asarray(values)
     if array.shape not in ((count,), (count, 1)):
         raise TypeError(f"{name}: expected shape ({count},), one integer per table, got shape {array.shape}")
     if array.dtype.kind not in "iu":
         raise TypeError(f"{name}: expected integers, got dtype {array.dtype}")
+    return array.reshape(count)
+
+
+def _per_table(name: str, values: Any, count: int) -> np.ndarray:
+    """:func:`integer_rows` as int64 (a uint64 beyond int64 refused, not wrapped)."""
+    array = integer_rows(name, values, count)
     if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
         raise TypeError(f"{name}: {int(array.max())} does not fit an int64")
-    return array.reshape(count).astype(np.int64)
+    return array.astype(np.int64)
 
 
 def _check_policy(name: str, policy: Any) -> None:

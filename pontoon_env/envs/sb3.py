@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from pontoon_env.batched.engine import integer_rows
 from pontoon_env.envs.vector import PontoonVectorEnv
 from pontoon_env.game.checks import require_finite
 
@@ -50,12 +51,7 @@ class PontoonSB3VecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         """Keep ``actions`` (one integer id per env; the shape and dtype are checked here, the range
         and legality by the vector env, or by the legalizing where ``legalize_penalty`` is set)."""
-        array = np.asarray(actions)
-        if array.shape not in ((self.num_envs,), (self.num_envs, 1)):
-            raise TypeError(f"actions: expected shape ({self.num_envs},) of integer ids, got shape {array.shape}")
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"actions: expected integer ids (dtype int), got dtype {array.dtype}")
-        self._actions = array.reshape(self.num_envs).astype(np.int64)
+        self._actions = integer_rows("actions", actions, self.num_envs).astype(np.int64)
 
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         assert self._actions is not None, "step_async first"

@@ -32,8 +32,9 @@ sales) get :func:`reference_vector_env` from :func:`make_vector_env`: the same A
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -206,11 +207,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.ep.rounds_finished[:] = 0
         self._episode_steps[:] = 0
         self._broken = None
-        try:
+        with self._left_broken_if_it_fails("reset"):
             self._begin(self.engine.all, fresh)
-        except BaseException as error:
-            self._broken = f"reset failed ({type(error).__name__}: {error})"
-            raise
         info = self._info()
         info["skipped_rounds"] = self.ep.skipped.copy()
         return self._observation(), info
@@ -234,13 +232,10 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self._take_back_obs()
         # One compiled pass does the whole step at every table whose seats all play natively; the
         # few that wait for Python (a callback seat, a missing optimal key) are finished below.
-        try:
+        with self._left_broken_if_it_fails("step"):
             self._compiled_pass(ids, self._stage, begin=False)
             if (self._stage != kn.STAGE_DONE).any():
                 self._finish_waiting()
-        except BaseException as error:
-            self._broken = f"step failed ({type(error).__name__}: {error})"
-            raise
         valid, ended = self._valid, self._ended
         invalid = ~valid
         rewards = self.ep.reward / self.rules.min_stake
@@ -250,11 +245,8 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         finished = self.ep.rounds_finished > 0
         round_result = self.ep.round_result.copy()
         if self.max_episode_steps is not None:
-            try:
+            with self._left_broken_if_it_fails("step"):  # a fresh table's opponents (callbacks) may raise
                 ended = self._time_limit(ended, truncated)
-            except BaseException as error:  # a fresh table's opponents (callbacks) may raise
-                self._broken = f"step failed ({type(error).__name__}: {error})"
-                raise
         info = self._info()
         info["round_result"], info["_round_result"] = round_result, finished
         if ended.any():
@@ -281,6 +273,16 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         self.single.close()
 
     # ------------------------------------------------------------------------------ internals
+
+    @contextlib.contextmanager
+    def _left_broken_if_it_fails(self, what: str) -> Iterator[None]:
+        """Mark the env broken (no step until reset) if the block raises: an opponent's policy that
+        fails part-way leaves tables mid-step."""
+        try:
+            yield
+        except BaseException as error:
+            self._broken = f"{what} failed ({type(error).__name__}: {error})"
+            raise
 
     def _time_limit(self, ended: np.ndarray, truncated: np.ndarray) -> np.ndarray:
         """Gymnasium's ``TimeLimit`` at every table: count the step; where ``max_episode_steps`` is
