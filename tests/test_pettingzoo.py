@@ -136,3 +136,76 @@ def test_the_episode_ends_when_no_player_can_stake():
     assert all(game.balances[seat] < game.rules.min_stake for seat in range(2) if seat != game.banker)
     for seat, agent in enumerate(environment.possible_agents):
         assert returns[agent] * game.rules.min_stake == pytest.approx(game.balances[seat] - 3)
+
+
+def test_reset_never_hands_out_a_table_where_nobody_can_act():
+    # Vingt-Un naturals can settle the first deal at once, and with one chip the player may then
+    # be unable to stake: reset() used to stop there with agent_selection "seat_-1".
+    for seed in range(60):
+        environment = raw_env(rules="vingt_un_1800", rule_options={"bankroll": 1}, num_players=1)
+        environment.reset(seed=seed)
+        assert environment.agent_selection in environment.possible_agents
+        assert not environment.game.is_round_over
+        assert environment.observe(environment.agent_selection)["action_mask"].any()
+
+
+def test_a_refused_action_leaves_the_agents_reward_alone():
+    environment = raw_env(rules="vingt_un_1800", num_players=1, num_rounds=3)
+    environment.reset(seed=0)
+    twist = environment.action_names.index("twist")
+    for _ in range(3):
+        environment.step(twist)
+    agent = environment.agent_selection
+    before = environment._cumulative_rewards[agent]
+    assert before != 0
+    with pytest.raises(IllegalActionError):
+        environment.step(environment.action_names.index("stake:1"))
+    assert environment.agent_selection == agent
+    assert environment._cumulative_rewards[agent] == before
+
+
+@pytest.mark.parametrize("preset", ["pagat", "vingt_un_1800", "shoot"])
+def test_every_agent_reads_every_round_result_and_they_sum_to_its_rewards(preset):
+    environment = raw_env(rules=preset, num_players=3, num_rounds=5)
+    rng = np.random.default_rng(1)
+    for seed in range(3):
+        environment.reset(seed=seed)
+        rewards = dict.fromkeys(environment.possible_agents, 0.0)
+        reported = dict.fromkeys(environment.possible_agents, 0)
+        rounds_read = dict.fromkeys(environment.possible_agents, 0)
+        for agent in environment.agent_iter():
+            observation, reward, terminated, truncated, info = environment.last()
+            rewards[agent] += reward
+            reported[agent] += sum(entry["round_result"] for entry in info.get("rounds", []))
+            rounds_read[agent] += len(info.get("rounds", []))
+            done = terminated or truncated
+            environment.step(None if done else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        played = environment.game.round_index
+        for agent in environment.possible_agents:
+            assert rounds_read[agent] == played  # counted and silent deals alike
+            assert reported[agent] == pytest.approx(rewards[agent] * environment.rules.min_stake)
+
+
+def test_a_refused_deck_does_not_move_the_seed_stream():
+    def first_view(environment):
+        agent = environment.agent_selection
+        return agent, environment.observe(agent)["observation"]
+
+    plain = raw_env()
+    plain.reset(seed=1)
+    plain.reset()
+    refused = raw_env()
+    refused.reset(seed=1)
+    with pytest.raises(ValueError, match="deck"):
+        refused.reset(seed=5, options={"deck": ["ZZ"]})
+    refused.reset()
+    (agent_a, view_a), (agent_b, view_b) = first_view(plain), first_view(refused)
+    assert agent_a == agent_b
+    np.testing.assert_array_equal(view_a, view_b)
+
+
+def test_observe_names_the_agents_it_knows():
+    environment = raw_env(num_players=2)
+    environment.reset(seed=0)
+    with pytest.raises(ValueError, match=r"agent: expected one of \['seat_0', 'seat_1', 'seat_2'\], got 'seat_9'"):
+        environment.observe("seat_9")

@@ -94,3 +94,14 @@ def test_a_finished_five_card_hand_is_shown_as_a_trick():
     game = deal("pagat", ["2S", "10C", "3S", "7C", "4S", "2H", "3H"], [("stake", 1), "twist", "twist", "twist"],
                 five_card_trick=False)
     assert "FIVE-CARD TRICK" not in render_ansi(game, 1)
+
+
+def test_a_bust_banker_is_drawn_bust():
+    # The engine flags players' busts only; the banker's over-21 hand used to read "stands".
+    import gymnasium as gym
+
+    environment = gym.make("PontoonBanker-v0", rules="pagat", num_players=1, render_mode="ansi")
+    environment.reset(seed=0, options={"deck": ["10H", "8C", "9D", "9H", "7S"]})
+    environment.step(environment.unwrapped.action_names.index("draw"))
+    banker_line = next(line for line in environment.render().splitlines() if line.strip().startswith("Banker"))
+    assert "total 24" in banker_line and "BUST" in banker_line and "stands" not in banker_line

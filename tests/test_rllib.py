@@ -392,3 +392,36 @@ def test_a_relative_checkpoint_path_loads(trained, monkeypatch):
     monkeypatch.chdir(trained.parent)
     assert isinstance(load_rllib_policy(trained.name, "pagat", 3), RLlibPolicy)
     assert isinstance(load_rllib_policy(f"{trained.name}/checkpoint", "pagat", 3), RLlibPolicy)
+
+
+def test_the_env_renders_the_table_as_text():
+    env = PontoonMultiAgentEnv({"rules": "pagat", "num_players": 2})
+    env.reset(seed=0)
+    text = env.render()
+    assert text.startswith("Pontoon [pagat]") and "Banker seat" in text
+
+
+def test_bad_actions_and_config_values_are_refused_not_converted():
+    env = PontoonMultiAgentEnv({"rules": "pagat", "num_players": 2})
+    obs, _ = env.reset(seed=0)
+    ((agent, seen),) = obs.items()
+    legal = int(np.flatnonzero(seen["action_mask"])[0])
+    with pytest.raises(TypeError, match="integer id"):
+        env.step({agent: legal + 0.9})
+    with pytest.raises(TypeError, match="shape"):
+        env.step({agent: np.array([legal, 99, 5])})
+    env.step({agent: np.array([legal])})  # a one-element array, as RLlib may hand out, is one id
+    for key, value in (("num_players", 2.9), ("num_players", True), ("num_rounds", 0.5)):
+        with pytest.raises(ValueError, match=f"{key}: expected an integer"):
+            PontoonMultiAgentEnv({key: value})
+
+
+def test_a_refused_action_leaves_the_seat_with_its_agent():
+    env = PontoonMultiAgentEnv({"rules": "pagat", "num_players": 2})
+    obs, _ = env.reset(seed=0)
+    ((agent, seen),) = obs.items()
+    illegal = int(np.flatnonzero(seen["action_mask"] == 0)[0])
+    _, seat = parse_agent_id(agent)
+    with pytest.raises(Exception, match="not legal"):
+        env.step({agent: illegal})
+    assert env._last_agent[seat] is None  # its first decision is still to come

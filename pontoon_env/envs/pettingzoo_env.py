@@ -7,7 +7,7 @@
 | Parallel API       | No (turn-based)                                                  |
 | Manual Control     | No                                                               |
 | Agents             | `agents = ['seat_0', ..., 'seat_N']` (N = `num_players`)          |
-| Agents             | `num_players + 1` (the banker is an agent too)                   |
+| Number of Agents   | `num_players + 1` (the banker is an agent too)                   |
 | Action Shape       | Discrete({N_ACTIONS}) with the default levels                    |
 | Action Values      | [0, {MAX_ACTION}]                                                |
 | Observation Shape  | `{"observation": ({OBS_SIZE},), "action_mask": ({N_ACTIONS},)}` (`pagat`, 4 players) |
@@ -51,9 +51,12 @@ agent's rewards sum to its results, the figure the Gymnasium environment and ``e
 
 ### Information
 
-``infos[agent]`` holds, when a round ends, ``round_result`` (that agent's result in it);
-``info_level="seat"`` adds the round's report as that agent's seat may see it, ``"full"`` the
-umpire's report with every card (it leaks hidden information: debugging only).
+``infos[agent]`` gathers what ended since that agent last acted, as ``_cumulative_rewards``
+gathers the chips: ``rounds``, one report per round (``round_result``, that agent's result in it,
+and ``banker``), and the last round's report at the top level too; it is emptied when the agent
+acts. So every agent reads every round's result through ``last()``, and the results it reads sum
+to its rewards. ``info_level="seat"`` adds the round's report as that agent's seat may see it,
+``"full"`` the umpire's report with every card (it leaks hidden information: debugging only).
 
 ### Episode End
 
@@ -85,6 +88,7 @@ from pontoon_env.envs.common import ILLEGAL_MODES, INFO_LEVELS, IllegalMode, Inf
 from pontoon_env.envs.gymnasium_env import parse_deck_options
 from pontoon_env.envs.render import render_ansi, render_rgb
 from pontoon_env.game.actions import IllegalActionError
+from pontoon_env.game.cards import parse_cards
 from pontoon_env.game.checks import require_choice, require_finite, require_int
 from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.observation import observe
@@ -188,6 +192,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._pending: list[int] = []
         self._rounds_counted = 0
         self._decided_this_round = False
+        self._carried: list[list[dict[str, Any]]] = []
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -216,29 +221,41 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         return self._game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        options = dict(options or {})
+        # PettingZoo's API test passes arbitrary keys: only the deck keys are read (and checked),
+        # and a bad deck is refused before anything changes (the seed stream included).
+        deck, bottom = parse_deck_options({key: options[key] for key in ("deck", "bottom") if key in options})
+        if deck is not None or bottom:
+            parse_cards(list(deck or ()) + list(bottom), self.rules.decks, name="reset options 'deck'/'bottom'")
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        options = dict(options or {})
-        # PettingZoo's API test passes arbitrary keys: only the deck keys are read (and checked).
-        deck, bottom = parse_deck_options({key: options[key] for key in ("deck", "bottom") if key in options})
-        game_seed = int(self._np_random.integers(2**63 - 1))
-        game = PontoonGame(self.rules, self.num_players, seed=game_seed)
-        game.new_round(deck=deck, bottom=bottom)  # a bad deck raises here, before anything changes
-        self._game = game
-        self._ledger_pos = 0
-        self._pending = [0] * game.num_seats
-        self._rounds_counted = 0
-        self._decided_this_round = False
+        for _attempt in range(MAX_SILENT_ROUNDS):
+            game = PontoonGame(self.rules, self.num_players, seed=int(self._np_random.integers(2**63 - 1)))
+            game.new_round(deck=deck, bottom=bottom)
+            deck, bottom = None, ()
+            self._game = game
+            self._ledger_pos = 0
+            self._pending = [0] * game.num_seats
+            self._rounds_counted = 0
+            self._decided_this_round = False
+            self._carried = self._play_to_decision()
+            if not game.is_round_over:
+                break
+            # With finite bankrolls, the deals played through before any decision left no player
+            # able to stake: no episode to hand out, so deal a fresh table (as the Gymnasium env does).
+        else:
+            raise RuntimeError(f"no seat had a decision at {MAX_SILENT_ROUNDS} fresh tables; check the bankroll")
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self._play_to_decision()
-        self.agent_selection = agent_name(self._game.current_seat)
+        self.agent_selection = agent_name(game.current_seat)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in self.possible_agents:
+            raise ValueError(f"agent: expected one of {self.possible_agents}, got {agent!r}")
         seat = self.possible_agents.index(agent)
         game = self.game
         mask = np.zeros(self.table.n, dtype=np.int8)
@@ -254,26 +271,34 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         game = self.game
         index = action_id(action, self.table.n, where=f"action of agent {agent}")
         ids = self.table.legal_ids(game.legal_actions())
-        self._cumulative_rewards[agent] = 0
         if index not in ids:
             message = f"agent {agent}: " + self.table.illegal_message(index, ids)
-            if self.illegal_action == "raise":
+            if self.illegal_action == "raise":  # refused before anything changes
                 raise IllegalActionError(message)
+            self._cumulative_rewards[agent] = 0
             self.rewards = {name: (self.illegal_penalty if name == agent else 0.0) for name in self.agents}
-            self.infos = {name: ({"illegal_action": message} if name == agent else {}) for name in self.agents}
+            self.infos[agent] = {"illegal_action": message}
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             return
         game.apply(ids[index])
+        self._cumulative_rewards[agent] = 0
+        self.infos[agent] = {}  # what the agent read before acting; its reward restarts too
         self._decided_this_round = True
-        reports = self._play_to_decision()
+        # Deals played through at reset() are credited now (their chips are in the pending sums).
+        reports = self._carried + self._play_to_decision()
+        self._carried = []
         results = game.ledger.results(game.num_seats, self._ledger_pos)
         self._ledger_pos = len(game.ledger)
         for seat, name in enumerate(self.possible_agents):
             self.rewards[name] = (self._pending[seat] + results[seat]) / self.rules.min_stake
-            self.infos[name] = {}
             if reports:
-                self.infos[name] = {**reports[-1][seat], "rounds": [report[seat] for report in reports]}
+                # An agent's info gathers the rounds ended since it last acted, as its cumulative
+                # reward gathers their chips: last() shows each agent every round result.
+                info = self.infos[name]
+                rounds = info.get("rounds", []) + [report[seat] for report in reports]
+                info.update(reports[-1][seat])
+                info["rounds"] = rounds
         self._pending = [0] * game.num_seats
         if game.is_round_over:
             self.terminations = dict.fromkeys(self.agents, True)

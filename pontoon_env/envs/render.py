@@ -116,7 +116,7 @@ def hand_summary(hand: HandView, five_card_trick: bool = False) -> str:
         )
     if hand.declared:
         parts.append("PONTOON")
-    elif hand.bust:
+    elif hand.bust or (known and not hidden and total > 21):  # the engine flags players' busts only
         parts.append("BUST")
     elif five_card_trick and len(known) >= FIVE_CARDS and total <= 21:
         parts.append("FIVE-CARD TRICK")

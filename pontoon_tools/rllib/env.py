@@ -38,6 +38,7 @@ require_ray()
 from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402 - after the clear Ray check
 
 from pontoon_env.envs.pettingzoo_env import raw_env  # noqa: E402
+from pontoon_env.envs.render import render_ansi  # noqa: E402
 from agents.rllib_roles import (  # noqa: E402,F401 - re-exported: the env's agent ids
     ROLES,
     agent_id,
@@ -51,8 +52,8 @@ def make_aec(config: Mapping[str, Any]) -> raw_env:
     return raw_env(
         rules=config.get("rules", "pagat"),
         rule_options=config.get("rule_options"),
-        num_players=int(config.get("num_players", 4)),
-        num_rounds=int(config.get("num_rounds", 1)),
+        num_players=config.get("num_players", 4),  # raw_env checks them (a float or a bool is refused)
+        num_rounds=config.get("num_rounds", 1),
         action_levels=config.get("action_levels"),
     )
 
@@ -141,8 +142,9 @@ class PontoonMultiAgentEnv(MultiAgentEnv):
             )
         _, seat = parse_agent_id(acting)
         first_decision = self._last_agent[seat] is None
+        # The table checks the action (one integer id, legal now) and refuses a bad one unchanged.
+        self.aec.step(action_dict[acting])
         self._last_agent[seat] = acting
-        self.aec.step(int(np.asarray(action_dict[acting]).reshape(-1)[0]))
         rewards: dict[str, float] = {acting: 0.0}
         for other, name in enumerate(self.aec.possible_agents):
             reward = float(self.aec.rewards[name])
@@ -164,8 +166,6 @@ class PontoonMultiAgentEnv(MultiAgentEnv):
 
     def render(self) -> str:
         """The table as text, from the side of the seat to act."""
-        from pontoon_env.envs.gymnasium_env import render_text
-
         game = self.game
         seat = game.current_seat if game.current_seat >= 0 else game.banker_seat_of_round
-        return render_text(game, seat)
+        return render_ansi(game, seat)
