@@ -13,7 +13,7 @@ not a sampler. Every random choice takes a :class:`numpy.random.Generator`.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -95,7 +95,8 @@ def parse_cards(cards: Iterable[str | int], decks: int, name: str = "deck") -> l
         DeckError: naming ``name``: not a list of cards (a string, a number), an unknown card, or
             more copies of a card than ``decks`` packs hold.
     """
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+    if isinstance(cards, (str, bytes, set, frozenset, Mapping)) or not isinstance(cards, Iterable):
+        # a set or a dict has no order to deal in (a set's would follow the hash seed)
         raise DeckError(
             f"{name}: expected a list of cards such as ['AS', '10H', 'KD'], got {type(cards).__name__} {cards!r}"
         )

@@ -22,6 +22,7 @@ has comes from :mod:`pontoon_env.game.legality`; this module only sequences the 
 from __future__ import annotations
 
 import copy
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -215,7 +216,7 @@ class PontoonGame:
             rules = rules.replace(decks=2)
         self.rules = rules
         self.num_seats = num_players + 1
-        self.rng = rng if rng is not None else np.random.default_rng(seed)
+        self.rng = _generator(seed, rng)
         self.pack = Pack(rules.decks, self.rng)
         self.balances = [rules.bankroll] * self.num_seats
         self.kitty = 0
@@ -255,6 +256,7 @@ class PontoonGame:
         self._step = 0
         self._turn = 0
         self._round_started = False
+        self._stacked: tuple[list[int], list[int]] | None = None
         self.banker_seat_of_round = banker
         self._banker_active = 0
         self._banker_looked = 0
@@ -335,13 +337,20 @@ class PontoonGame:
         """
         if self.phase != _ROUND_OVER:
             raise RuntimeError(f"new_round: the current round is still in phase {self.phase.name}")
-        if deck is not None or bottom:
+        if bottom is None:
+            bottom = ()
+        stacked = None
+        if deck is not None or len(bottom):  # len(): a numpy array has no truth value
             top = parse_cards(() if deck is None else deck, self.rules.decks, "deck")
             under = parse_cards(bottom, self.rules.decks, "bottom")
             parse_cards(top + under, self.rules.decks, "deck and bottom together")
             self.pack.stack(top, under)
             self.seen = [0] * 13
             self._fresh = len(self.pack)
+            stacked = (top, under)
+        self._stacked = stacked
+        """This round's scripted order until its first card is dealt (a new dealer's shuffle before
+        the deal keeps it: the caller asked for these cards in this deal)."""
         self.round_index += 1
         self.ledger = Ledger()
         self.players = []
@@ -427,6 +436,8 @@ class PontoonGame:
         kind, amount = action
         if type(kind) is not ActionKind:
             try:
+                if not _plain_integer(kind):  # a float, a bool or another enum is no action kind
+                    raise TypeError(kind)
                 kind = ActionKind(kind)
             except (ValueError, TypeError):
                 raise IllegalActionError(
@@ -435,11 +446,10 @@ class PontoonGame:
                 ) from None
             action = Action(kind, amount)
         if type(amount) is not int:  # the common case is a plain int: check the rest only then
-            if isinstance(amount, np.integer):
-                action = Action(kind, int(amount))
-                amount = action.amount
-            elif isinstance(amount, bool) or not isinstance(amount, int):
+            if not _plain_integer(amount):
                 raise IllegalActionError(f"action {action}: amounts are whole chips, got {amount!r}")
+            action = Action(kind, int(amount))  # a numpy integer or an int subclass: a plain int kept
+            amount = action.amount
         legal = self._legal
         if legal is not None or not self._plainly_legal(kind, amount):
             if legal is None:
@@ -564,7 +574,7 @@ class PontoonGame:
 
     def seat_result(self, seat: int) -> int:
         """``seat``'s result in this round: its chip change plus its kitty's (D22), from the ledger."""
-        return self.ledger.result(seat)
+        return self.ledger.result(require_int("seat", seat, 0, self.num_seats - 1))
 
     def hand_result(self, hand: Hand) -> HandResult:
         """Classify a player's hand under these rules."""
@@ -736,6 +746,7 @@ class PontoonGame:
         self._turn += 1
 
     def _step_deal_first(self) -> bool:
+        self._stacked = None
         for player in self._active_players():
             self._deal(player.hands[0], face_up=False)
         self._deal(self.banker_hands[0], face_up=False)
@@ -1054,6 +1065,10 @@ class PontoonGame:
         self.dealer_rounds = 0
         if self.rules.pack == "deal_on" and self._round_started and self.phase != Phase.ROUND_OVER:
             self._shuffle_and_cut()  # a new dealer shuffles (1800); the sale happens before the deal
+            if self._stacked is not None:  # a stacked round still deals the cards it was given
+                self.pack.stack(*self._stacked)
+                self.seen = [0] * 13
+                self._fresh = len(self.pack)
 
     def _hand_context(self, player: PlayerState, hand: Hand) -> tuple[bool, int, int, bool]:
         """What the legality functions need besides the hand: a pair, hands held, free chips, and a
@@ -1276,6 +1291,31 @@ class PontoonGame:
             if CARD_RANK[card] == wanted:
                 return index % self.num_seats
         raise DeckError("no card of the wanted rank in the pack")  # pragma: no cover - a deck has four
+
+
+def _plain_integer(value: object) -> bool:
+    """An integer that means a number: not a bool, not an enum member (``Phase.PLAYER_TURN`` is an int)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_, enum.Enum))
+
+
+def _generator(seed: object, rng: object) -> np.random.Generator:
+    """The table's random stream: ``rng`` itself, or a new one from ``seed`` (None: fresh entropy).
+
+    Raises:
+        ValueError: both given, a seed that is not a non-negative integer, or an ``rng`` that is not
+            a ``numpy.random.Generator`` (a legacy ``RandomState`` lacks what the pack calls).
+    """
+    if rng is not None:
+        if seed is not None:
+            raise ValueError(f"seed and rng: give one of them, got seed={seed!r} and an rng")
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(
+                f"rng: expected a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
+            )
+        return rng
+    if seed is not None and not isinstance(seed, np.random.SeedSequence):
+        seed = require_int("seed", seed, 0)
+    return np.random.default_rng(seed)
 
 
 def _describe(option: LegalAction) -> str:

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from pontoon_env.game import legality
 from pontoon_env.game.actions import Phase
 from pontoon_env.game.cards import card_name
+from pontoon_env.game.checks import require_int
 from pontoon_env.game.engine import Hand, PontoonGame
 from pontoon_env.game.hands import HandStat, hand_total
 
@@ -148,8 +149,8 @@ def observe(game: PontoonGame, seat: int, table: bool = True) -> SeatView:
     shows more than the full view; everything else (the banker's hands, stakes of the own hands,
     the table's chips and the seen ranks) is as in the full view.
     """
-    if not 0 <= seat < game.num_seats:
-        raise ValueError(f"seat: expected 0..{game.num_seats - 1}, got {seat!r}")
+    if type(seat) is not int or not 0 <= seat < game.num_seats:  # one test on the usual path
+        seat = require_int("seat", seat, 0, game.num_seats - 1)
     in_round = game.players
     banker = game.banker_seat_of_round if in_round else game.banker
     is_banker = seat == banker

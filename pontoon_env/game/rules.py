@@ -236,6 +236,12 @@ def _validate(rules: Rules) -> None:
             natural_paid_by_all=True,
             natural_paid_at_deal=0,
         )
+    if 0 < rules.bankroll < rules.min_stake:
+        raise _contradiction(
+            "a finite bankroll must cover the minimum stake (0 means unlimited chips)",
+            bankroll=rules.bankroll,
+            min_stake=rules.min_stake,
+        )
     if rules.min_stake > rules.max_stake:
         raise _contradiction(
             "min_stake must not exceed max_stake", min_stake=rules.min_stake, max_stake=rules.max_stake
@@ -275,6 +281,16 @@ def _validate(rules: Rules) -> None:
             "a dealer's pairs are settled only under the 1850 rules",
             dealer_may_split=True,
             settlement=rules.settlement,
+        )
+    if rules.dealer_may_split and rules.max_split_hands < 2:
+        raise _contradiction(
+            "a dealer's split needs max_split_hands >= 2", dealer_may_split=True, max_split_hands=rules.max_split_hands
+        )
+    if rules.dealer_may_split and rules.dealer_rule != "free":
+        raise _contradiction(
+            "a dealer bound to a fixed drawing rule never chooses to split",
+            dealer_may_split=True,
+            dealer_rule=rules.dealer_rule,
         )
     if rules.brulet and rules.settlement != "vingt_un_1850":
         raise _contradiction("the brûlet belongs to the 1850 rules", brulet=True, settlement=rules.settlement)
@@ -417,9 +433,12 @@ def make_rules(preset: str | Rules = "pagat", /, **overrides: Any) -> Rules:
             raise RulesError(
                 f"unknown rules option {name!r} for preset {base.preset!r}: expected one of {sorted(OPTION_NAMES)}"
             )
-    # numpy scalars (from a config sweep, an array of settings) are the plain values they hold
-    plain = {name: value.item() if isinstance(value, np.generic) else value for name, value in overrides.items()}
-    return dataclasses.replace(base, **plain)
+    return dataclasses.replace(base, **_plain_values(overrides))
+
+
+def _plain_values(options: Mapping[str, Any]) -> dict[str, Any]:
+    """numpy scalars (from a config sweep, an array of settings) as the plain values they hold."""
+    return {name: value.item() if isinstance(value, np.generic) else value for name, value in options.items()}
 
 
 RulesSpec = Union[str, Rules, Mapping[str, Any]]  # noqa: UP007 (a runtime alias)
@@ -459,7 +478,7 @@ def resolve_rules(rules: RulesSpec, rule_options: Mapping[str, Any] | None = Non
         unknown = sorted(set(given) - set(OPTION_NAMES))
         if unknown:
             raise RulesError(f"rules dict: unknown options {unknown}: expected some of {sorted(OPTION_NAMES)}")
-        return make_rules(Rules(preset=str(preset), **given), **options)
+        return make_rules(Rules(preset=str(preset), **_plain_values(given)), **options)
     raise RulesError(f"rules: expected a preset name, a Rules or a dict of options, got {type(rules).__name__} {rules!r}")
 
 
