@@ -90,7 +90,7 @@ KIND_MEANING: dict[ActionKind, str] = {
     ActionKind.TWIST: "player: a card face up, the stake unchanged (vingt-un: draw)",
     ActionKind.BUY: "player: a card face down for that many more chips",
     ActionKind.SPLIT: "player: play a pair as two hands",
-    ActionKind.DOUBLE: "player (casino): double the stake, with one card",
+    ActionKind.DOUBLE: "player (casino): double the stake once, on 2-4 cards; the hand may keep hitting",
     ActionKind.SHOOT: "player (Shoot): a shoot bet against the kitty",
     ActionKind.NO_SHOOT: "player (Shoot): no shoot bet after the stakes",
     ActionKind.DOUBLE_STAKES: "banker (1850, 1939): double every stake after seeing his first card",

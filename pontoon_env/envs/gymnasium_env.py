@@ -64,7 +64,7 @@ class PontoonEnv(gym.Env):
     levels: stakes in fixed chip amounts (``stake:1``, ``stake:4`` ...), buys as the smallest or
     largest legal price (``buy:min``, ``buy:max``), shoot bets and the kitty as min / half / max,
     the bank's reserve price and bids in chips. Only some ids are legal at any moment; the legal
-    ones are given by ``env.action_masks()`` (for sb3-contrib's ``MaskablePPO``), by
+    ones are given by ``env.unwrapped.action_masks()`` (for sb3-contrib's ``MaskablePPO``), by
     ``info["action_mask"]`` and, with ``dict_observation=True``, inside the observation. An
     illegal id ends the episode with reward ``illegal_penalty`` and ``info["illegal_action"]``
     saying why (``illegal_action="penalty"``, the default, as PettingZoo's
@@ -106,7 +106,8 @@ class PontoonEnv(gym.Env):
     ## Episode End
     * Termination (``episode="round"``): the round is settled.
     * Termination (``episode="session"``): the learner cannot cover the minimum stake, or no other
-      player can; with ``illegal_action="penalty"``: an illegal action.
+      player can.
+    * Termination (either episode, ``illegal_action="penalty"``, the default): an illegal action.
     * Truncation (``episode="session"``): ``session_rounds`` rounds were played.
 
     ## Information
