@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
         TrainSettings,
         prog="train.py",
         description=textwrap.fill(
-            "Train a Pontoon player or banker (Gymnasium env Pontoon-v0) with MaskablePPO, PPO or DQN. "
+            "Train a Pontoon player or banker (Gymnasium env Pontoon-v0) with lean_ppo (the default: masked PPO on "
+            "the batched engine), lean_dqn, MaskablePPO, PPO or DQN, or a belief banker. "
             "Writes a run directory: model.zip, config.json (rules, table, action layout, versions: "
             "everything needed to reload or reproduce the run), eval_history.csv/json (the learning curve: EV "
             "against fixed baseline tables), checkpoints/ and TensorBoard logs in tb/. Reward = net chips / "
@@ -51,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
             width=100,
         ),
         epilog=textwrap.fill(
-            "Illegal actions: maskable_ppo masks them (env.action_masks()). ppo and dqn cannot mask; their "
+            "Illegal actions: lean_ppo, lean_dqn and maskable_ppo mask them (env.action_masks()). ppo and dqn cannot "
+            "mask; their "
             "environments are wrapped so that an illegal id is replaced by the first legal id and the step's reward "
             "is lowered by --illegal-penalty. The environment's own illegal_action='penalty' mode is not used "
             "because it ends the round, which would let the learner escape a losing hand for the price of the "

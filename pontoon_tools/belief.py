@@ -104,7 +104,10 @@ def train_belief(settings: Any, out: Path) -> dict[str, Any]:
 
     rules = build_rules(settings.rules, settings.options)
     seats = int(settings.seats)
-    specs = [spec for spec in settings.opponents if guess_role(spec) != "banker"] or ["threshold"]
+    bankers = [spec for spec in settings.opponents if guess_role(spec) == "banker"]
+    if bankers:  # the learner is the banker: a banker spec would be dropped unplayed
+        raise TrainingError(f"--opponents: expected player specs only for --algo belief (the learner banks), got {bankers}")
+    specs = list(settings.opponents) or ["threshold"]
     if len(specs) not in (1, seats):
         raise TrainingError(f"--opponents: expected one player spec, or one per player seat ({seats}), "
                             f"for --algo belief, got {specs}")
@@ -115,7 +118,7 @@ def train_belief(settings: Any, out: Path) -> dict[str, Any]:
     started = time.perf_counter()
     if settings.progress:
         print(f"training banker (belief) on {rules.preset!r}, {seats} player seat(s) of {specs[0]}: "
-              f"{rounds:,} rounds -> {out}", flush=True)
+              f"{rounds:,} rounds -> {out}", file=sys.stderr, flush=True)  # stdout is train.py's JSON summary
     table = learn_belief(rules, players, rounds, settings.seed, progress=settings.progress)
     table.save(out / BELIEF_FILE)
     wall = round(time.perf_counter() - started, 1)
@@ -144,7 +147,7 @@ def train_belief(settings: Any, out: Path) -> dict[str, Any]:
         if settings.progress:
             print("  " + ", ".join(f"model - {name} {rows[f'minus_{name}']:+.3f} (+-{rows[f'minus_{name}_half_width']:.3f})"
                                    for name in ("banker_threshold", "banker_smart"))
-                  + f" over {settings.eval_rounds:,} paired rounds", flush=True)
+                  + f" over {settings.eval_rounds:,} paired rounds", file=sys.stderr, flush=True)  # stdout is train.py's JSON summary
     if settings.progress:
-        print(f"  {table.hands:,} showdowns counted in {wall} s; wrote {out / BELIEF_FILE}", flush=True)
+        print(f"  {table.hands:,} showdowns counted in {wall} s; wrote {out / BELIEF_FILE}", file=sys.stderr, flush=True)  # stdout is train.py's JSON summary
     return summary

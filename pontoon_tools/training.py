@@ -16,8 +16,9 @@ scripted or saved opponents, and writes a *run directory*::
 ``g-1`` (the scripted default banker for ``g = 1``), then the banker against that new player; each
 generation's models are kept under ``gen_<g>/player`` and ``gen_<g>/banker``, each a run directory.
 
-Illegal actions. ``maskable_ppo`` (the default) never picks one: sb3-contrib's ``MaskablePPO``
-reads ``env.action_masks()`` and gives illegal ids zero probability, in training and at play. PPO
+Illegal actions. ``lean_ppo`` (the default), ``lean_dqn`` and ``maskable_ppo`` never pick one: they
+read the legal-action mask (sb3-contrib's ``MaskablePPO`` through ``action_masks()``) and give illegal
+ids zero probability, in training and at play. PPO
 and DQN cannot mask, so their environments are wrapped in :class:`LegalizeActions`: an illegal id is
 *replaced by the first legal id* (the round goes on, so the real result of the hand is still
 earned) and the step's reward is lowered by ``illegal_penalty`` stake units. We do not use the
@@ -412,6 +413,14 @@ class TrainSettings:
         check(all(width >= 1 for width in self.trunk), "trunk", "positive layer widths such as 128")
         check(not (self.features or self.trunk) or self.algo != "dqn", "features",
               "no --features or --trunk with --algo dqn (they shape the actor-critic's inputs)")
+        # The SB3 PPO family builds its own network from --net-arch; the feature layer is the lean
+        # learners' (it used to be accepted there and silently left out).
+        check(not [name for name in self.features or [] if name != "none"] or self.algo not in ("maskable_ppo", "ppo"),
+              "features", "none with --algo maskable_ppo or ppo (the feature layer is lean_ppo's and lean_dqn's)")
+        check(not self.trunk or self.algo not in ("maskable_ppo", "ppo"), "trunk",
+              "no --trunk with --algo maskable_ppo or ppo (the feature layer is lean_ppo's and lean_dqn's)")
+        check(self.learner_seat is None or self.role == "player", "learner_seat",
+              "no --learner-seat unless --role player (the banker's seat is the bank's)")
         check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "lean_dqn",
               "warm_start", "'none' with --algo lean_dqn (imitation fits an actor, not Q-values)")
         check(self.buffer_steps >= 2, "buffer_steps", "at least 2 steps of every table")
@@ -533,6 +542,24 @@ def training_env_kwargs(settings: TrainSettings, rules: Rules, role: str, oppone
         **({"action_levels": {"stake": [_level(text) for text in settings.stake_levels]}}
            if settings.stake_levels else {}),
     }
+
+
+def _check_stake_levels(levels: Sequence[str], rules: Rules) -> None:
+    """Refuse ``--stake-levels`` outside the rules' stake range: the env clamps a chip amount to
+    the legal range (a seat short of chips stakes what it can), so ``50`` on a 1-10 table would be
+    one more name for the maximum stake."""
+    low, high = rules.min_stake, rules.max_stake
+    for text in levels:
+        level = _level(text)
+        if isinstance(level, str):
+            ok = level in ("min", "max")
+        elif isinstance(level, float):
+            ok = 0.0 <= level <= 1.0
+        else:
+            ok = low <= level <= high
+        if not ok:
+            raise TrainingError(f"--stake-levels: expected min, max, a chip amount in {low}..{high} or a fraction "
+                                f"in [0, 1] for rules {rules.preset!r}, got {text!r}")
 
 
 def _level(text: str) -> int | float | str:
@@ -861,7 +888,7 @@ class EvalCallback:
             trainer.evaluate_now(cb.model, steps, cb.logger)
         if trainer.checkpoint_freq and steps - self.last_checkpoint >= trainer.checkpoint_freq:
             self.last_checkpoint = steps
-            trainer.save_checkpoint(cb.model, steps)
+            trainer.save_checkpoint(cb.model, steps, vec_normalize=cb.model.get_vec_normalize_env())
         return True
 
     def on_end(self, cb: Any) -> None:
@@ -999,10 +1026,18 @@ class Trainer:
         self.role = role
         self.out = out
         self.rules = build_rules(settings.rules, settings.options)
+        _check_stake_levels(settings.stake_levels, self.rules)
         specs = settings.opponents if opponents is None else opponents
         self.opponents = opponents_for(role, specs, self.rules)
         self.kwargs = training_env_kwargs(settings, self.rules, role, self.opponents)
         self.env_config = probe_env_config(self.kwargs)  # builds the env: a misspelt opponent fails here
+        if settings.vec_env == "batched" and settings.algo not in LEAN:
+            from pontoon_env.batched.tables import native_problem
+
+            problem = native_problem(gym.make("Pontoon-v0", **self.kwargs).unwrapped.rules)
+            if problem is not None:
+                raise TrainingError(f"--vec-env: expected auto, dummy or subproc for rules {self.rules.preset!r}, "
+                                    f"got 'batched' ({problem})")
         self.eval_freq = settings.eval_freq or max(settings.timesteps // 10, 1)
         self.checkpoint_freq = settings.checkpoint_freq or self.eval_freq
         self.eval_seed = settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000
@@ -1019,6 +1054,12 @@ class Trainer:
         self.sampler_used: str | None = None
         self.check_source()  # the checkpoint it continues: config and model file
         self._check_vecnormalize()
+        self._check_scaler()
+        self._check_out_folder()
+        self.wall_offset = 0.0
+        self.learner_config: Any = None
+        """The lean learner's ``PPOConfig`` / ``DQNConfig`` once built (config.json records it)."""
+        """Wall seconds of the run this one continues, at its checkpoint (learning-curve times go on from there)."""
         self.started = time.perf_counter()
         self.cpu_started = time.process_time()
 
@@ -1039,10 +1080,10 @@ class Trainer:
             "session_rounds": s.session_rounds,
             "preset": s.rules,
             "rule_options": dict(s.options),
-            "hyperparameters": hyperparameters(s, self.feature_kwargs),
+            "hyperparameters": self.hyperparameters(),
             "n_envs": s.n_envs,
             "norm_reward": s.norm_reward,
-            "illegal_actions": "masked (MaskablePPO)" if s.algo == "maskable_ppo"
+            "illegal_actions": "masked" if s.algo in ("maskable_ppo", *LEAN)
             else f"replaced by the first legal id, reward -{s.illegal_penalty} (LegalizeActions)",
             "eval": {"seed": self.eval_seed, "rounds": s.eval_rounds, "freq": self.eval_freq},
             "resumed_from": str(s.resume) if s.resume else (str(self.init_from) if self.init_from else None),
@@ -1055,6 +1096,16 @@ class Trainer:
             "wall_time_s": round(time.perf_counter() - self.started, 1),
             "cpu_time_s": round(time.process_time() - self.cpu_started, 1),
         }
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """What the learner was built with, for config.json: the SB3 constructor's arguments, or
+        the lean learner's configuration (``PPOConfig`` / ``DQNConfig``) with its network."""
+        s = self.settings
+        built = hyperparameters(s, self.feature_kwargs)
+        if s.algo not in LEAN or self.learner_config is None:
+            return built
+        fields = {key: value for key, value in dataclasses.asdict(self.learner_config).items() if key != "seed"}
+        return {**fields, "policy_kwargs": built["policy_kwargs"]}
 
     def write_config(self, folder: Path, trained_timesteps: int) -> None:
         write_json(self.config(trained_timesteps), folder / CONFIG_FILE)
@@ -1109,7 +1160,8 @@ class Trainer:
         from agents.model import ModelPolicy
 
         learner = ModelPolicy(model, self.rules, self.settings.seats, action_levels=action_levels(self.env_config))
-        point: dict[str, Any] = {"timesteps": steps, "wall_s": round(time.perf_counter() - self.started, 1)}
+        point: dict[str, Any] = {"timesteps": steps,
+                                 "wall_s": round(self.wall_offset + time.perf_counter() - self.started, 1)}
         for table in self.tables:
             if table.reference_ev is None:  # the scripted reference on the same seeds, once per run
                 policies = list(table.policies)
@@ -1144,9 +1196,18 @@ class Trainer:
             _print(f"[eval {self.role} @ {steps:,} steps] {shown}")
         return point
 
-    def save_checkpoint(self, model: Any, steps: int) -> None:
-        """``checkpoints/step_N.zip`` with its own config ``step_N.json`` (its step count included)."""
-        save_checkpoint(model, self.out / "checkpoints" / f"step_{steps:09d}.zip", self.config(steps))
+    def save_checkpoint(self, model: Any, steps: int, scale: Mapping[str, float] | None = None,
+                        vec_normalize: Any = None) -> None:
+        """``checkpoints/step_N.zip`` with its own config ``step_N.json`` (its step count included)
+        and the reward normalisation of that moment (``step_N.reward_scale.json`` of a lean run,
+        ``step_N.vecnormalize.pkl`` of an SB3 one), so that ``--resume`` of it continues as the
+        run did then."""
+        path = self.out / "checkpoints" / f"step_{steps:09d}.zip"
+        save_checkpoint(model, path, self.config(steps))
+        if scale is not None:
+            write_json(dict(scale), _beside(path, SCALER_FILE))
+        if vec_normalize is not None:
+            vec_normalize.save(str(_beside(path, VECNORM_FILE)))
 
     # -- the run
 
@@ -1161,11 +1222,13 @@ class Trainer:
 
         torch.set_num_threads(max(1, self.settings.threads))
         self.out.mkdir(parents=True, exist_ok=True)  # everything was checked when the trainer was made
+        self._clear_earlier_run()
         self._load_history()
         vec_env = make_vec_env(self.settings, self.kwargs, self.settings.seed)
         if self.settings.norm_reward:
             vec_env = self._vecnormalize(vec_env, VecNormalize)
         model, done_steps = self.build_model(vec_env)
+        self._trim_history(done_steps)
         if self.teacher is not None and done_steps == 0 and self.init_from is None:
             self.warm_start(model, vec_env)
         self.write_config(self.out, done_steps)  # written first, so a crashed run can still be inspected
@@ -1251,6 +1314,7 @@ class Trainer:
         s = self.settings
         torch.set_num_threads(max(1, s.threads))
         self.out.mkdir(parents=True, exist_ok=True)  # everything was checked when the trainer was made
+        self._clear_earlier_run()
         self._load_history()
         single = gym.make("Pontoon-v0", **self.kwargs).unwrapped
         encoder, names = single.encoder, list(single.action_names)
@@ -1262,6 +1326,7 @@ class Trainer:
         needs_probe = (s.resume or self.init_from) is None and ("keep" in s.features or "std" in s.features)
         venv = make_vector_env(num_envs=int(s.n_envs), **self.kwargs) if inline or needs_probe else None
         model, done_steps = self._build_lean_model(venv, encoder)
+        self._trim_history(done_steps)
         # A resumed run continues on other deals and other sampling noise than its first part (the
         # run's seed alone would replay them): the streams are keyed by the seed and the step.
         stream_seed = s.seed if done_steps == 0 else resumed_seed(s.seed, done_steps)
@@ -1284,9 +1349,11 @@ class Trainer:
         if s.algo == "lean_dqn":
             from pontoon_tools.dqn import LeanDQN
 
-            ppo: Any = LeanDQN(venv, model, dqn_config(s, stream_seed, self.rules), threads=s.threads)
+            self.learner_config = dqn_config(s, stream_seed, self.rules)
+            ppo: Any = LeanDQN(venv, model, self.learner_config, threads=s.threads)
         else:
-            ppo = LeanPPO(venv, model, lean_config(s, stream_seed, self.role), stake_index=stake_index, stake_decision=stake_ids,
+            self.learner_config = lean_config(s, stream_seed, self.role)
+            ppo = LeanPPO(venv, model, self.learner_config, stake_index=stake_index, stake_decision=stake_ids,
                           stake_chips=stake_chips, draw_prices=draw_prices,
                           threads=s.threads, sampler=sampler, env_kwargs=dict(self.kwargs), num_envs=int(s.n_envs),
                           spaces=(encoder.size, len(names)))
@@ -1337,7 +1404,7 @@ class Trainer:
                 logger.dump(steps)
             if self.checkpoint_freq and steps - state["checkpoint"] >= self.checkpoint_freq:
                 state["checkpoint"] = steps
-                self.save_checkpoint(model, steps)
+                self.save_checkpoint(model, steps, scale=ppo.scaler_state())
 
         steps = ppo.learn(int(s.timesteps), start_steps=done_steps, callback=after_update)
         if bar is not None:
@@ -1355,13 +1422,36 @@ class Trainer:
         return model_path
 
     def _load_scaler(self, ppo: Any) -> None:
-        """On resume, continue the reward scale of the checkpoint's run (``reward_scale.json``)."""
+        """On resume, continue the reward scale the checkpoint was saved with (checked when the
+        trainer was made: :meth:`_check_scaler`)."""
+        scale = self._check_scaler()
+        if scale is not None:
+            ppo.load_scaler(scale)
+
+    def _check_scaler(self) -> dict[str, float] | None:
+        """The lean run's reward scale saved with the checkpoint this run continues, checked;
+        ``None`` when there is none (the scale then restarts).
+
+        Raises:
+            CheckpointError: naming the file, when it is not JSON or lacks a finite mean, var or count.
+        """
         source = self.settings.resume or self.init_from
-        if source is None or not self.settings.norm_reward:
-            return
-        path = Path(read_config(source)[0]).parent / SCALER_FILE
-        if path.is_file():
-            ppo.load_scaler(json.loads(path.read_text()))
+        if source is None or not self.settings.norm_reward or self.settings.algo not in LEAN:
+            return None
+        path = _saved_with(Path(read_config(source)[0]), SCALER_FILE)
+        if path is None:
+            return None
+        try:
+            scale = json.loads(path.read_text())
+            values = {key: float(scale[key]) for key in ("mean", "var", "count")}
+            if not all(math.isfinite(value) for value in values.values()):
+                raise ValueError(f"not finite: {values}")
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            raise CheckpointError(
+                f"reward scale {str(path)!r} beside the checkpoint is unreadable ({type(error).__name__}: {error}); "
+                "delete it to restart the normalisation, or use --no-norm-reward"
+            ) from error
+        return values
 
     def _lean_warm_start(self, model: Any, ppo: Any) -> None:
         """Imitation before the lean PPO (a reference row of the ablation only; off by default)."""
@@ -1398,12 +1488,11 @@ class Trainer:
                f"(agreement {stats['agreement']:.3f}) in {self.warm_start_stats['seconds']} s")
 
     def _vecnormalize_stats(self) -> Path | None:
-        """The reward-normalisation statistics saved beside the checkpoint this run continues."""
+        """The reward-normalisation statistics saved with the checkpoint this run continues."""
         source = self.settings.resume or self.init_from
-        if source is None or not self.settings.norm_reward:
+        if source is None or not self.settings.norm_reward or self.settings.algo in LEAN:
             return None
-        stats = Path(read_config(source)[0]).parent / VECNORM_FILE
-        return stats if stats.is_file() else None
+        return _saved_with(Path(read_config(source)[0]), VECNORM_FILE)
 
     def _check_vecnormalize(self) -> None:
         """Refuse unreadable normalisation statistics before the run folder is touched."""
@@ -1433,10 +1522,77 @@ class Trainer:
                    clip_reward=50.0)
 
     def _load_history(self) -> None:
-        """On resume into the same directory, keep the earlier learning curve and append to it."""
+        """On resume into the checkpoint's own run directory, keep the earlier learning curve (up
+        to the checkpoint's step, :meth:`_trim_history`) and append to it; another folder's curve
+        is another run's."""
         path = self.out / f"{HISTORY_FILE}.json"
-        if self.settings.resume and path.is_file():
+        if self.settings.resume and path.is_file() and self._resumes_in_place():
             self.history = json.loads(path.read_text())
+
+    def _trim_history(self, done_steps: int) -> None:
+        """Drop the points after the checkpoint's step (a run resumed from an earlier checkpoint
+        learns them again), and go on counting wall time from the last point kept."""
+        self.history = [point for point in self.history if int(point.get("timesteps", 0)) <= done_steps]
+        if self.history:
+            self.wall_offset = float(self.history[-1].get("wall_s", 0.0))
+
+    def _resumes_in_place(self) -> bool:
+        """The ``--resume`` checkpoint belongs to the run in ``out`` (its model.zip or one of its checkpoints)."""
+        if not self.settings.resume:
+            return False
+        return _run_folder(Path(read_config(self.settings.resume)[0])) == self.out.resolve()
+
+    def _check_out_folder(self) -> None:
+        """Refuse to resume an earlier checkpoint of the run in ``out`` into ``out`` (that would
+        replace its later model.zip and checkpoints), or any checkpoint into another run's folder
+        (their learning curves and checkpoints would mix)."""
+        config_path = self.out / CONFIG_FILE
+        if not self.settings.resume or not config_path.is_file():
+            return
+        if not self._resumes_in_place():
+            raise TrainingError(f"--out: expected a new folder (or the resumed run's own) for --resume, got "
+                                f"{str(self.out)!r}, which holds another run")
+        source_steps = int(read_config(self.settings.resume)[1].get("timesteps") or 0)
+        try:
+            run_steps = int(json.loads(config_path.read_text()).get("timesteps") or 0)
+        except (OSError, ValueError):
+            return  # a run that crashed before its config was whole: nothing later to lose
+        if run_steps > source_steps:
+            raise TrainingError(
+                f"--out: resuming the checkpoint at step {source_steps:,} into its own run folder {str(self.out)!r} "
+                f"would replace that run's model.zip and checkpoints, trained to {run_steps:,} steps; give --out a new folder"
+            )
+
+    def _clear_earlier_run(self) -> None:
+        """A fresh run into a folder that holds an earlier one replaces it: its model, config,
+        learning curve, normalisation and checkpoints go first (TensorBoard keeps both), so no
+        file of the old run is read as this one's."""
+        if self.settings.resume or not (self.out / CONFIG_FILE).is_file():
+            return
+        _print(f"replacing the earlier run in {self.out}")
+        for name in (MODEL_FILE, CONFIG_FILE, f"{HISTORY_FILE}.csv", f"{HISTORY_FILE}.json", SCALER_FILE, VECNORM_FILE):
+            (self.out / name).unlink(missing_ok=True)
+        shutil.rmtree(self.out / "checkpoints", ignore_errors=True)
+
+
+def _beside(checkpoint: Path, name: str) -> Path:
+    """``name`` saved with ``checkpoint``: ``name`` itself in the run folder for its ``model.zip``,
+    ``<stem>.<name>`` beside a ``checkpoints/step_N.zip``."""
+    return checkpoint.parent / name if checkpoint.name == MODEL_FILE else checkpoint.with_name(f"{checkpoint.stem}.{name}")
+
+
+def _saved_with(checkpoint: Path, name: str) -> Path | None:
+    """The file ``name`` saved with ``checkpoint`` (:func:`_beside`), if there is one."""
+    path = _beside(checkpoint, name)
+    return path if path.is_file() else None
+
+
+def _run_folder(checkpoint: Path) -> Path:
+    """The run directory a checkpoint belongs to (the folder above ``checkpoints/`` for one saved on the way)."""
+    folder = checkpoint.resolve().parent
+    if folder.name == "checkpoints" and (folder.parent / CONFIG_FILE).is_file():
+        folder = folder.parent
+    return folder
 
 
 def _print(message: str) -> None:
@@ -1465,17 +1621,32 @@ def _tqdm(total: int) -> Any:
 
 NETWORK_SETTINGS = ("net_arch", "trunk", "features")
 """The settings that shape a network: a resumed run keeps its checkpoint's."""
+SB3_SAVED_SETTINGS = {
+    "maskable_ppo": ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
+                     "clip_range", "vf_coef", "max_grad_norm"),
+    "ppo": ("learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda",
+            "clip_range", "vf_coef", "max_grad_norm"),
+    "dqn": ("learning_rate", "batch_size", "gamma"),
+}
+"""The hyperparameters an SB3 model file carries: a loaded model keeps them, so a resumed SB3 run
+keeps its checkpoint's (the lean learners take theirs from the settings on every run; the entropy
+bonus follows the settings' schedule in both)."""
 
 
 def _network_of_checkpoint(settings: TrainSettings) -> TrainSettings:
-    """``settings`` with the network shape of the ``--resume`` checkpoint: a flag left at its
-    default takes the checkpoint's value (so the run's config records the network it trains);
-    one given and different is refused, since a loaded network cannot change shape (it used to be
-    ignored, and recorded as if it had been applied)."""
-    saved = read_config(settings.resume)[1].get("settings") or {}
+    """``settings`` with the network shape of the ``--resume`` checkpoint (and, for an SB3
+    algorithm, the hyperparameters its model file carries, :data:`SB3_SAVED_SETTINGS`): a flag
+    left at its default takes the checkpoint's value (so the run's config records what it
+    trains); one given and different is refused, since a loaded network cannot change shape and a
+    loaded SB3 model keeps its hyperparameters (both used to be ignored, and recorded as if they
+    had been applied)."""
+    found = read_config(settings.resume)[1]
+    if found.get("algo") != settings.algo:
+        return settings  # another algorithm's checkpoint: the trainer refuses it, saying so
+    saved = found.get("settings") or {}
     fields = {field.name: field for field in dataclasses.fields(TrainSettings)}
     changes: dict[str, Any] = {}
-    for name in NETWORK_SETTINGS:
+    for name in NETWORK_SETTINGS + SB3_SAVED_SETTINGS.get(settings.algo, ()):
         if name not in saved:
             continue
         field = fields[name]
@@ -1483,9 +1654,11 @@ def _network_of_checkpoint(settings: TrainSettings) -> TrainSettings:
         given = getattr(settings, name)
         if given == default:
             changes[name] = saved[name]
-        elif list(given or []) != list(saved[name] or []):
+        elif (list(given or []) != list(saved[name] or []) if isinstance(given, (list, tuple))
+              else given != saved[name]):
+            why = "a trained network keeps its shape" if name in NETWORK_SETTINGS else "an SB3 model keeps its hyperparameters"
             raise TrainingError(f"{flag(TrainSettings, name)}: expected the checkpoint's {saved[name]!r} when resuming "
-                                f"(a trained network keeps its shape), got {given!r}")
+                                f"({why}), got {given!r}")
     return dataclasses.replace(settings, **changes)
 
 
