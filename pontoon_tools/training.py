@@ -10,6 +10,7 @@ scripted or saved opponents, and writes a *run directory*::
         eval_history.json    (same, as JSON)
         vecnormalize.pkl     reward-normalisation statistics (to resume training)
         checkpoints/         step_<N>.zip every --checkpoint-freq steps, each with its step_<N>.json config
+                             and its reward normalisation (step_<N>.reward_scale.json / .vecnormalize.pkl)
         tb/                  TensorBoard logs (tensorboard --logdir runs/)
 
 ``--role both`` alternates: generation ``g`` trains the player against the banker of generation
