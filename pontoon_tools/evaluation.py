@@ -41,8 +41,9 @@ from pontoon_tools.settings import flag, parse_option, plural, setting, under_a_
 Z_95 = 1.959963984540054
 """Two-sided 95% normal quantile; rounds are i.i.d., so the CLT interval is the right one."""
 
-BANKER_POLICY_NAMES = ("banker_threshold", "banker_smart", "casino_dealer")
-"""Scripted names that drive the banker seat (used to guess a spec's role)."""
+BANKER_POLICY_NAMES = ("banker_threshold", "banker_smart", "casino_dealer", "banker_best_response")
+"""Scripted names that drive the banker seat. :func:`scripted_role` reads the role from
+:data:`agents.registry.REGISTRY`, which is the authority; this list is kept for callers that read it."""
 
 
 class EvaluationError(ValueError):
@@ -72,14 +73,41 @@ def _looks_like_checkpoint(spec: str) -> bool:
     return spec.endswith(".zip") or Path(spec).is_dir() or "/" in spec
 
 
-def policy_label(spec: Any) -> str:
-    """A short, readable name for a policy spec (a checkpoint shows its run folder and file)."""
+def policy_label(spec: Any, depth: int = 2) -> str:
+    """A short, readable name for a policy spec (a checkpoint shows its last ``depth`` path parts:
+    its run folder and file by default)."""
     if not isinstance(spec, str):
         return str(getattr(spec, "name", type(spec).__name__))
     if _looks_like_checkpoint(spec):
-        path = Path(spec)
-        return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+        parts = Path(spec).parts
+        return str(Path(*parts[-depth:])) if parts else spec
     return spec
+
+
+def policy_labels(specs: Sequence[Any]) -> list[str]:
+    """:func:`policy_label` of every spec, made unique: checkpoints whose short labels collide
+    (``gen_01/player/model.zip`` and ``gen_02/player/model.zip`` are both ``player/model.zip``)
+    get parent folders added until they differ. Without this two different models were reported
+    under one name and their strategy charts written to the same file. The same spec given twice
+    keeps one label (it is the same policy)."""
+    depths = [2] * len(specs)
+    labels = [policy_label(spec) for spec in specs]
+    while True:
+        groups: dict[str, list[int]] = {}
+        for index, label in enumerate(labels):
+            groups.setdefault(label, []).append(index)
+        longer = False
+        for members in groups.values():
+            if len({str(specs[index]) for index in members}) < 2:
+                continue  # one label for one spec: nothing to tell apart
+            for index in members:
+                spec = specs[index]
+                if isinstance(spec, str) and _looks_like_checkpoint(spec) and depths[index] < len(Path(spec).parts):
+                    depths[index] += 1
+                    labels[index] = policy_label(spec, depths[index])
+                    longer = True
+        if not longer:  # unique, or no part left to add (two spellings of one path)
+            return labels
 
 
 def checkpoint_config(spec: Any) -> dict[str, Any] | None:
@@ -91,12 +119,29 @@ def checkpoint_config(spec: Any) -> dict[str, Any] | None:
     return read_run_config(spec)
 
 
+def scripted_role(spec: Any) -> str | None:
+    """The role of a scripted policy name as :data:`agents.registry.REGISTRY` declares it
+    (``"player"``, ``"banker"`` or ``"any"`` for one that plays both, such as ``random``), or
+    ``None`` for a spec that names no scripted policy (a checkpoint path, an object).
+
+    The name is read as :func:`agents.registry.make_policy` reads it (stripped, lower case, before
+    any ``:params``), so a spec gets the role of the policy it will actually build.
+    """
+    if not isinstance(spec, str):
+        return None
+    from agents.registry import REGISTRY  # imported late: agents depends on this package
+
+    entry = REGISTRY.get(spec.strip().partition(":")[0].strip().lower())
+    return None if entry is None else entry.role
+
+
 def guess_role(spec: Any) -> str:
     """``"banker"`` for banker policies (scripted banker names, banker checkpoints), else ``"player"``."""
     if not isinstance(spec, str):
         return "banker" if getattr(spec, "role", "player") == "banker" else "player"
-    if spec.split(":", 1)[0] in BANKER_POLICY_NAMES:
-        return "banker"
+    role = scripted_role(spec)
+    if role is not None:  # the registry knows every scripted banker (banker_best_response included)
+        return "banker" if role == "banker" else "player"
     config = checkpoint_config(spec)
     if config is not None:
         return str(config.get("role", "player"))
@@ -468,7 +513,10 @@ def solver_optimum(rules: Rules, banker_spec: str) -> dict[str, Any]:
             f"not {rules.settlement!r} (preset {rules.preset!r})"
         )
     rule = banker_rule_for(banker_spec, rules)
-    solution = solver.solve(rules, rule)
+    try:
+        solution = solver.solve(rules, rule)
+    except ValueError as error:  # rules the solver does not model (shoot bets ...): say which flag asked
+        raise EvaluationError(f"--optimality-gap: {error}") from error
     return {
         "optimal_ev": float(solution.ev_stake_choice / rules.min_stake),
         "optimal_mean_stake": float(solution.mean_stake / rules.min_stake),
@@ -550,8 +598,27 @@ def write_rows(rows: Sequence[Mapping[str, Any]], csv_path: Path) -> None:
 
 
 def write_json(data: Any, path: Path) -> None:
+    """Write ``data`` as strict JSON: a statistic that is undefined or infinite (the confidence
+    interval of a single round) is written ``null``, since ``Infinity``/``NaN`` are not JSON and
+    break other readers (``jq``, browsers, strict parsers)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2, default=_json_default) + "\n")
+    path.write_text(json.dumps(strict_json_value(data), indent=2, default=_json_default, allow_nan=False) + "\n")
+
+
+def strict_json_value(value: Any) -> Any:
+    """``value`` with every non-finite float (``nan``, ``inf``, numpy's too) replaced by ``None``
+    and numpy scalars and arrays made plain, recursively: what :func:`write_json` serialises."""
+    if isinstance(value, Mapping):
+        return {key: strict_json_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json_value(item) for item in value]
+    if isinstance(value, np.ndarray):
+        return strict_json_value(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def _json_default(value: Any) -> Any:
@@ -585,9 +652,12 @@ __all__ = [
     "paired_difference",
     "play_match",
     "policy_label",
+    "policy_labels",
     "round_generators",
+    "scripted_role",
     "seat_summary",
     "solver_optimum",
+    "strict_json_value",
     "write_json",
     "write_rows",
 ]
@@ -601,6 +671,8 @@ __all__ = [
 TABLE, MEASURE, OUTPUT = "table", "what to measure", "output"
 """The sections of ``evaluate.py --help``."""
 ROLES = ("player", "banker")
+MAX_SEED = 2**63 - 1
+"""The largest ``--seed``: the batched engine's counter streams take a signed 64-bit seed."""
 
 
 @dataclass
@@ -622,14 +694,18 @@ class EvaluateSettings:
     learner_seat: int = setting(
         1, "the seat of --player, and of the compared policies when --role player (1: the banker's left, "
         "first to act)", group=TABLE)
-    player: str | None = setting(None, "policy in --learner-seat (default threshold)", group=TABLE, metavar="SPEC")
+    player: str | None = setting(
+        None, "policy in --learner-seat (default threshold); not with --compare under --role player, whose "
+        "policies take that seat", group=TABLE, metavar="SPEC")
     others: str | None = setting(None, "policy of the other player seats (default threshold)", group=TABLE,
                                  metavar="SPEC")
-    banker: str | None = setting(None, "banker policy (default banker_threshold; casino_dealer under casino)",
-                                 group=TABLE, metavar="SPEC")
+    banker: str | None = setting(
+        None, "banker policy (default banker_threshold; casino_dealer under casino); not with --compare under "
+        "--role banker, whose policies take the banker seat", group=TABLE, metavar="SPEC")
     policies: list[str] | None = setting(
         None, "one spec per seat, seat 0 first (overrides --player/--others/--banker; without --seats the table "
-        "has one seat per spec)", group=TABLE, metavar="SPEC")
+        "has one seat per spec; with --compare the compared policies take the --role seat)", group=TABLE,
+        metavar="SPEC")
 
     # -- what to measure
     role: str | None = setting(
@@ -664,7 +740,12 @@ class EvaluateSettings:
 
         check(self.rounds >= 1, "rounds", "a positive number of rounds")
         check(self.seats is None or 1 <= self.seats <= 9, "seats", "1..9 players")
-        check(self.seed >= 0, "seed", "an integer >= 0")
+        check(isinstance(self.seed, int) and not isinstance(self.seed, bool) and self.seed >= 0,
+              "seed", "an integer >= 0")
+        # The batched engine's streams take a signed 64-bit seed; the reference path (a stacked deck,
+        # rules it does not play natively) would take any size, so the same seed was accepted there
+        # and refused, after --out was made, on the batched path. One range for every path, up front.
+        check(self.seed <= MAX_SEED, "seed", f"an integer >= 0 and at most 2**63-1 ({MAX_SEED})")
         check(self.out is None or not under_a_file(self.out),
               "out", "a folder for the report (not a file, nor under one)")
         check(self.role is None or self.role in ROLES, "role", f"one of {list(ROLES)}")
@@ -677,21 +758,26 @@ class EvaluateSettings:
 def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) -> tuple[Rules, int]:
     """The table's rules and size: as given, else from the seat list (``--policies``), else from the
     first checkpoint's config, else pagat with four players."""
-    from pontoon_env.game.rules import resolve_rules
+    from agents.checkpoint import config_rules
 
     config = None
+    source = None
     for spec in specs:
         config = checkpoint_config(spec)
         if config is not None:
+            source = spec
             break
     if settings.rules is not None:
         from pontoon_tools.settings import rules_from_flags
 
         rules = rules_from_flags(settings.rules, settings.options)
     elif config is not None and config.get("rules") is not None:
-        rules = resolve_rules(config["rules"], settings.options)
+        # The checkpoint's own rules first, so that a broken config is named as the checkpoint's
+        # fault and only an --option that does not apply to them is named as --option's.
+        config_rules(config, str(source))
+        rules = _with_options(config["rules"], settings.options)
     else:
-        rules = resolve_rules("pagat", settings.options)
+        rules = _with_options("pagat", settings.options)
     if settings.seats is not None:
         seats = settings.seats
     elif settings.policies:
@@ -701,11 +787,49 @@ def _rules_and_seats(settings: EvaluateSettings, specs: Sequence[str | None]) ->
     return rules, seats
 
 
-def _check_roles(specs: Sequence[tuple[int, Any]], banker_seat: int) -> None:
-    """Refuse a checkpoint put in a seat of the other role (a banker model in a player seat ...):
-    its config says which role it learnt (:func:`agents.checkpoint.check_compatible`)."""
-    for seat, spec in specs:
-        check_role(spec, "banker" if seat == banker_seat else "player", f"{spec} (in seat {seat})")
+def _with_options(base: Any, options: Mapping[str, Any]) -> Rules:
+    """``base`` rules with the ``--option`` overrides; a refusal names ``--option`` (as it does with
+    ``--rules`` given, through :func:`pontoon_tools.settings.rules_from_flags`)."""
+    from pontoon_env.game.rules import RulesError, resolve_rules
+
+    try:
+        return resolve_rules(base, dict(options))
+    except RulesError as error:
+        raise RulesError(f"--option: {error}") from None
+
+
+def _check_roles(specs: Sequence[tuple[int, Any, str]], banker_seat: int) -> None:
+    """Refuse a policy put in a seat of the other role (a banker model or ``banker_smart`` in a
+    player seat ...). ``specs`` holds ``(seat, spec, what)``, ``what`` naming where the spec came
+    from (``--player``, ``--compare`` ...) for the message.
+
+    A scripted policy of the other role would not fail: it plays the seat's phases with a default
+    policy of that role (:meth:`agents.scripted.ScriptedPolicy.other_role`), so it would be reported
+    under its own name for another policy's play. A checkpoint's config says which role it learnt
+    (:func:`agents.checkpoint.check_compatible`).
+    """
+    for seat, spec, what in specs:
+        role = "banker" if seat == banker_seat else "player"
+        check_scripted_role(spec, role, f"{what} {spec}" + (f" (seat {seat})" if what == "--policies" else ""))
+        try:
+            check_role(spec, role, f"{spec} (in seat {seat})")
+        except CheckpointError as error:
+            raise CheckpointError(f"{what}: {error}") from None
+
+
+def check_scripted_role(spec: Any, role: str, label: str | None = None) -> None:
+    """Refuse a scripted policy name ``spec`` that plays the other ``role`` (``banker_smart`` in a
+    player seat, ``threshold`` in the banker's); one that plays both (``random``) and anything that
+    is no scripted name pass.
+
+    Raises:
+        EvaluationError: naming ``label`` (default: the spec), the role expected and the one found.
+    """
+    found = scripted_role(spec)
+    if found is not None and found != "any" and found != role:
+        raise EvaluationError(f"{label or spec}: expected a {role} policy, got a {found} policy (it plays the "
+                              f"{found}'s turns: in a {role} seat it would play the default {role} policy under its "
+                              "own name)")
 
 
 def check_role(spec: Any, role: str, label: str | None = None) -> None:
@@ -743,7 +867,8 @@ def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]
     """The tables of :func:`run_evaluation` (played, summarised and written), without the charts.
 
     Returns the report and what the charts need (rules, table size, banker seat, policies,
-    their specs, the focus seat, the output folder and the compared candidates).
+    their labels, the focus seat, the output folder, the compared candidates and the ``--run``'s
+    learning curve, read before anything is written).
     """
     settings.validate()
     run_model = None
@@ -763,6 +888,17 @@ def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]
     role = settings.role or (str(run_config["role"]) if run_config else None)
     if role is None:
         role = "banker" if settings.compare and guess_role(settings.compare[0]) == "banker" else "player"
+    if settings.compare:
+        # --compare plays its policies in the role's seat, one after the other: a --player (--banker)
+        # for that same seat would never play, yet was listed in the report's seats.
+        seat_flag, seat_spec = ("--player", settings.player) if role == "player" else ("--banker", settings.banker)
+        if seat_spec is not None:
+            seat_name = f"learner seat (--learner-seat {settings.learner_seat})" if role == "player" else "banker seat"
+            raise EvaluationError(
+                f"{seat_flag}: expected no {seat_flag} with --compare under role {role!r} (the compared policies "
+                f"play the {seat_name}, so {seat_flag} would never play), got {seat_spec!r}; put it in the "
+                "--compare list instead"
+            )
     player_spec = settings.player or (run_model if run_model and role == "player" else None)
     banker_spec = settings.banker or (run_model if run_model and role == "banker" else None)
     specs = list(settings.policies or []) + list(settings.compare or []) + [player_spec, banker_spec]
@@ -780,6 +916,7 @@ def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]
     if settings.optimality_gap and role != "player":
         raise EvaluationError("--optimality-gap: expected --role player (the solver optimises the player), "
                               f"got role {role!r}")
+    history = _read_history(settings) if settings.run and settings.charts else None
 
     # One spec per seat.
     if settings.policies:
@@ -789,19 +926,38 @@ def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]
                 f"--policies: expected {num_seats} specs (seat 0..{num_players}, banker at seat {banker_seat}), "
                 f"got {len(seat_specs)}"
             )
+        # Where each seat's spec came from, for a refusal's message.
+        sources = ["--policies"] * num_seats
     else:
         from agents.registry import default_banker_policy
 
         default_banker = str(getattr(default_banker_policy(rules), "name", "banker_threshold"))
         seat_specs = [settings.others or "threshold"] * num_seats
+        sources = ["--others"] * num_seats
         seat_specs[banker_seat] = banker_spec or default_banker
+        sources[banker_seat] = "--run" if banker_spec and not settings.banker else "--banker"
         seat_specs[settings.learner_seat] = player_spec or "threshold"
-    _check_roles(list(enumerate(seat_specs)) + [(focus, spec) for spec in settings.compare or []], banker_seat)
+        sources[settings.learner_seat] = "--run" if player_spec and not settings.player else "--player"
+    checks = [(seat, spec, source) for seat, (spec, source) in enumerate(zip(seat_specs, sources))]
+    if settings.others is not None and not settings.policies:
+        # A player policy even at a one-player table, where it sits nowhere: refused all the same.
+        checks.append((settings.learner_seat, settings.others, "--others"))
+    if settings.compare:
+        # The compared policies take the focus seat in turn and the first one plays the match the
+        # summary reports: the report's seats name it there, not a spec that never played.
+        seat_specs[focus] = settings.compare[0]
+        checks = [entry for entry in checks if entry[0] != focus or entry[2] == "--others"]
+        checks += [(focus, spec, "--compare") for spec in settings.compare]
+    _check_roles(checks, banker_seat)
     policies = [load_policy(spec, rules, num_players) for spec in seat_specs]
-    labels = [policy_label(spec) for spec in seat_specs]
+    # One label per distinct spec over the table and the compared policies together, so two
+    # checkpoints whose paths end alike are told apart in every row, table and chart file name.
+    all_labels = policy_labels([*seat_specs, *(settings.compare or [])])
+    labels = all_labels[:num_seats]
     candidates: list[tuple[str, Any]] = []
     if settings.compare:
-        candidates = [(policy_label(spec), load_policy(spec, rules, num_players)) for spec in settings.compare]
+        candidates = [(label, policies[focus] if index == 0 else load_policy(spec, rules, num_players))
+                      for index, (label, spec) in enumerate(zip(all_labels[num_seats:], settings.compare))]
     gap_reference: tuple[str, Any] | None = None
     report: dict[str, Any] = {
         "rules": rules_dict(rules), "num_players": num_players, "banker_seat": banker_seat, "role": role,
@@ -854,7 +1010,33 @@ def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]
     files.append(str(out / "summary.csv"))
     files += [str(out / "report.json"), str(out / "report.txt")]
     _write_report(report, out)
-    return report, (rules, num_players, banker_seat, policies, seat_specs, focus, out, candidates)
+    return report, (rules, num_players, banker_seat, policies, labels, focus, out, candidates, history)
+
+
+def _read_history(settings: EvaluateSettings) -> list[dict[str, Any]] | None:
+    """The learning curve of ``--run`` (its ``eval_history.json``), read and checked before anything
+    is played or written; ``None`` when the run has none.
+
+    Raises:
+        EvaluationError: naming the file, when it is unreadable or not the list of evaluation
+            points train.py writes (a corrupt file used to stop the charts half-way with a bare
+            JSON message that named no file).
+    """
+    path = Path(str(settings.run)) / "eval_history.json"
+    if not path.is_file():
+        return None
+    expected = "a JSON list of evaluation points, each with its 'timesteps', as train.py writes"
+    try:
+        history = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise EvaluationError(f"--run {settings.run!r}: {str(path)!r} is unreadable: expected {expected}, "
+                              f"got {error}") from None
+    if not isinstance(history, list) or not all(isinstance(point, dict) and "timesteps" in point
+                                                for point in history):
+        raise EvaluationError(f"--run {settings.run!r}: {str(path)!r}: expected {expected}, got "
+                              f"{type(history).__name__} {str(history)[:80]}")
+    # write_json writes an undefined statistic as null: plot it as a gap (nan), not a crash.
+    return [{key: math.nan if value is None else value for key, value in point.items()} for point in history]
 
 
 def _write_report(report: Mapping[str, Any], out: Path) -> None:
@@ -863,12 +1045,22 @@ def _write_report(report: Mapping[str, Any], out: Path) -> None:
 
 
 def _charts(settings: EvaluateSettings, report: dict[str, Any], rules: Rules, num_players: int, banker_seat: int,
-            policies: list[Any], seat_specs: list[str], focus: int, out: Path,
-            candidates: Sequence[tuple[str, Any]]) -> list[str]:
+            policies: list[Any], labels: list[str], focus: int, out: Path,
+            candidates: Sequence[tuple[str, Any]], history: list[dict[str, Any]] | None) -> list[str]:
     """Draw the charts of a measured report; return the files written."""
     from pontoon_tools import plots
 
     written = []
+    used: set[str] = set()
+
+    def file_name(prefix: str, label: str) -> str:
+        # Labels are unique (policy_labels), but two can still become one file name
+        # ("a/b.zip" and "a_b.zip"): number the later one instead of overwriting the first chart.
+        name, number = f"{prefix}_{_file_label(label)}", 2
+        while name in used:
+            name, number = f"{prefix}_{_file_label(label)}_{number}", number + 1
+        used.add(name)
+        return name
     if "comparison" in report:
         rows = report["comparison"]["rows"]
         title = f"{report['role']} seat {focus}: EV per round vs the same cards ({settings.rounds:,} rounds)"
@@ -876,36 +1068,36 @@ def _charts(settings: EvaluateSettings, report: dict[str, Any], rules: Rules, nu
         rows = [r for r in report["summary"]]
         title = f"EV per round by seat ({settings.rounds:,} rounds)"
     written.append(str(plots.plot_ev_bars(rows, out / "ev_bars.png", title=title)))
-    if settings.run:
-        history_path = Path(settings.run) / "eval_history.json"
-        if history_path.is_file():
-            history = json.loads(history_path.read_text())
-            if history:
-                written.append(str(plots.plot_learning_curve(history, out / "learning_curve.png",
-                                                              title=f"learning curve: {settings.run}")))
+    if history:  # read and checked by measure() before anything was written
+        written.append(str(plots.plot_learning_curve(history, out / "learning_curve.png",
+                                                      title=f"learning curve: {settings.run}")))
     # Strategy charts: of the focus policy in its role, and of every compared player policy.
     to_chart: list[tuple[str, Any]] = []
     if report["role"] == "player":
-        to_chart = list(candidates) or [(policy_label(seat_specs[focus]), policies[focus])]
+        to_chart = list(candidates) or [(labels[focus], policies[focus])]
+    charted: set[str] = set()
     for label, policy in to_chart:
-        if label == "random":
-            continue  # a random policy has no chart worth reading
+        if label == "random" or label in charted:
+            continue  # a random policy has no chart worth reading; the same spec twice, one chart
+        charted.add(label)
         chart = plots.probe_player(policy, rules, num_players, banker_seat=banker_seat, title=f"player chart: {label}")
-        name = _file_label(label)
-        written.append(str(plots.plot_player_chart(chart, out / f"strategy_{name}.png")))
-        (out / f"strategy_{name}.txt").write_text(chart.as_text() + "\n")
-        written.append(str(out / f"strategy_{name}.txt"))
-    bankers: list[tuple[str, Any]] = [(policy_label(seat_specs[banker_seat]), policies[banker_seat])]
+        name = file_name("strategy", label)
+        written.append(str(plots.plot_player_chart(chart, out / f"{name}.png")))
+        (out / f"{name}.txt").write_text(chart.as_text() + "\n")
+        written.append(str(out / f"{name}.txt"))
+    bankers: list[tuple[str, Any]] = [(labels[banker_seat], policies[banker_seat])]
     if report["role"] == "banker" and candidates:
         bankers = list(candidates)
+    charted = set()
     for label, policy in bankers:
-        if label == "random" or rules.dealer_rule == "hit_soft_17":
+        if label == "random" or label in charted or rules.dealer_rule == "hit_soft_17":
             continue  # the casino dealer's drawing is fixed by the rules
+        charted.add(label)
         chart = plots.probe_banker(policy, rules, num_players, banker_seat=banker_seat, title=f"banker chart: {label}")
-        name = _file_label(label)
-        written.append(str(plots.plot_banker_chart(chart, out / f"banker_{name}.png")))
-        (out / f"banker_{name}.txt").write_text(chart.as_text() + "\n")
-        written.append(str(out / f"banker_{name}.txt"))
+        name = file_name("banker", label)
+        written.append(str(plots.plot_banker_chart(chart, out / f"{name}.png")))
+        (out / f"{name}.txt").write_text(chart.as_text() + "\n")
+        written.append(str(out / f"{name}.txt"))
     return written
 
 

@@ -64,6 +64,8 @@ from pontoon_env.game.legality import stake_range
 from pontoon_env.game.rules import PRESETS, Rules, resolve_rules
 from pontoon_env.game.runner import decide
 from pontoon_tools.evaluation import (
+    check_role,
+    check_scripted_role,
     estimate,
     guess_role,
     load_policy,
@@ -1044,6 +1046,10 @@ class Trainer:
         self.eval_seed = settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000
         self.history: list[dict[str, Any]] = []
         self.init_from = init_from
+        if settings.warm_start:
+            # A teacher of the other role would imitate that role's default policy under its own name.
+            check_scripted_role(settings.warm_start, role, f"--warm-start {settings.warm_start}")
+            check_role(settings.warm_start, role, f"--warm-start {settings.warm_start}")
         self.teacher = (load_policy(settings.warm_start, self.rules, settings.seats)
                         if settings.warm_start else None)
         self.tables: list[EvalTable] = (eval_tables(settings, self.rules, role, self.opponents)

@@ -135,3 +135,12 @@ def test_a_belief_run_refuses_a_banker_opponent_and_keeps_stdout_for_the_summary
         train(dataclasses.replace(settings, opponents=["threshold", "banker_smart"]))
     train(dataclasses.replace(settings, progress=True))
     assert "training banker (belief)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("role", "teacher"), [("player", "banker_smart"), ("banker", "threshold")])
+def test_a_warm_start_teacher_of_the_other_role_is_refused(tmp_path: Path, role: str, teacher: str) -> None:
+    # It used to imitate the default policy of the learner's role and report "imitated 'banker_smart'".
+    settings = dataclasses.replace(SB3_TINY, role=role, warm_start=teacher, out=str(tmp_path / "run"))
+    with pytest.raises(ValueError, match=f"--warm-start {teacher}: expected a {role} policy"):
+        train(settings)
+    assert not (tmp_path / "run").exists()
