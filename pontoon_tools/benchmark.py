@@ -114,10 +114,13 @@ class TaskScore:
     ceiling_exact: bool
     wall_s: float
 
+    per: str = "round"
+    """What one episode of the task is (``"round"``, or ``"session of 10 rounds"``): the EV is per episode."""
+
     def line(self) -> str:
         kind = "" if self.ceiling_exact else " (ceiling: best scripted)"
         return (
-            f"{self.task} v{self.version}  {self.policy}: EV {self.ev:+.4f} ± {self.ev_ci:.4f}/round, "
+            f"{self.task} v{self.version}  {self.policy}: EV {self.ev:+.4f} ± {self.ev_ci:.4f}/{self.per}, "
             f"score {self.score:.3f} ± {self.score_ci:.3f}{kind}  [{self.episodes} episodes, {self.wall_s:.0f} s]"
         )
 
@@ -147,8 +150,10 @@ def score(task: Task | str, policy_spec: str | Policy, episodes: int | None = No
         raise ValueError(f"episodes: expected at least 2 (for a confidence interval), got {episodes}")
     table = Table.of(task)
     if isinstance(policy_spec, str):  # a banker's network in a player's seat scores nothing meaningful
-        from pontoon_tools.evaluation import check_role
+        from pontoon_tools.evaluation import check_role, check_scripted_role
 
+        # a scripted policy of the other role would play that role's default under its own name
+        check_scripted_role(policy_spec, task.role, f"{policy_spec} (task {task.name})")
         check_role(policy_spec, task.role, f"{policy_spec} (task {task.name})")
     started = time.perf_counter()
 
@@ -172,6 +177,7 @@ def score(task: Task | str, policy_spec: str | Policy, episodes: int | None = No
         ceiling_ev=float(ceiling.mean()),
         ceiling_exact=task.ceiling_exact,
         wall_s=time.perf_counter() - started,
+        per=f"session of {task.session_rounds} rounds" if task.episode == "session" else "round",
     )
 
 
@@ -197,7 +203,9 @@ def result_record(result: TaskScore, task: Task) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ table
 
 
-TABLE_ROWS = ("random", "threshold", "{best}", "{ceiling}")
+TABLE_ROWS = ("random", "{threshold}", "{best}", "{ceiling}")
+"""The scripted rows of every task; ``{threshold}`` is the role's threshold policy (``threshold`` for
+a player, ``banker_threshold`` for a banker)."""
 
 
 def trained_run(spec: str) -> dict[str, Any]:
@@ -220,7 +228,7 @@ def results_table(rounds: int | None, tasks: Sequence[str], extra: Sequence[tupl
     rows ``(task, label, policy spec)`` (trained models). Several specs under one label of a task
     are training seeds: each gets its row, then one row gives their mean score and its spread."""
     lines = [
-        "| task | policy | EV/round (95% CI) | score (95% CI) | episodes | training |",
+        "| task | policy | EV per episode (95% CI) | score (95% CI) | episodes | training |",
         "|---|---|---|---|---|---|",
     ]
     records = []
@@ -228,7 +236,8 @@ def results_table(rounds: int | None, tasks: Sequence[str], extra: Sequence[tupl
         task = get_task(name)
         specs: list[tuple[str, str]] = []
         for row in TABLE_ROWS:
-            spec = row.format(best=task.best_scripted, ceiling=task.ceiling)
+            spec = row.format(best=task.best_scripted, ceiling=task.ceiling,
+                              threshold="banker_threshold" if task.role == "banker" else "threshold")
             if spec not in [s for s, _ in specs]:
                 specs.append((spec, spec))
         trained = [(spec, label) for task_name, label, spec in extra if task_name == name]

@@ -227,6 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agents.checkpoint import read_config
         from pontoon_tools.evaluation import check_role
 
+        from pontoon_tools.evaluation import check_scripted_role
+
+        # a player policy in the banker's seat would play the default banker under its own name
+        check_scripted_role(args.banker, "banker", f"--banker {args.banker}")
+        check_role(args.banker, "banker", f"--banker {args.banker}")
         read_config(model)  # a missing checkpoint, or one without its config: one message, before the work
         check_role(model, "player")
         first = by_first_card(model, rules, args.banker, args.rounds, args.seed)

@@ -58,10 +58,19 @@ def diagnose(banker: str, reference: str, rules_spec: str = "pagat", seats: int 
     """Play ``banker`` for ``rounds`` rounds and value each of its draw-or-stand decisions by
     ``reference`` (module docstring). Returns the totals, the split by direction and the ``top``
     costliest keys."""
+    from pontoon_tools.evaluation import check_role, check_scripted_role
+
     if rounds < 1:
-        raise ValueError(f"rounds: expected at least 1, got {rounds!r}")
+        raise ValueError(f"--rounds: expected at least 1, got {rounds!r}")
     if not 1 <= seats <= 9:
-        raise ValueError(f"seats: expected 1..9 player seats, got {seats!r}")
+        raise ValueError(f"--seats: expected 1..9 player seats, got {seats!r}")
+    if top < 1:
+        raise ValueError(f"--top: expected at least 1 key, got {top!r}")
+    # A policy of the other role would play that role's default under its own name (a player
+    # checkpoint "studied" as the banker was even accepted).
+    for spec, role, name in ((banker, "banker", "banker"), (players, "player", "--players")):
+        check_scripted_role(spec, role, f"{name} {spec}")
+        check_role(spec, role, f"{name} {spec}")
     rules = resolve_rules(rules_spec)
     studied = make_policy(banker, rules, num_players=seats)
     judge = make_policy(reference, rules, num_players=seats)
@@ -133,7 +142,7 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m pontoon_tools.diagnose_banker", description=__doc__.split("\n")[0])
     parser.add_argument("banker", help="the banker studied: a checkpoint, a run directory or a policy spec")
     parser.add_argument("--reference", default="banker_smart",
                         help="the banker whose values judge (banker_smart, or a belief banker's run directory)")

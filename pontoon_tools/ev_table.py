@@ -212,10 +212,12 @@ class EvTableSettings:
         check(self.rounds >= 1, "rounds", "a positive number of rounds")
         check(self.seed >= 0, "seed", "an integer >= 0")
         check(self.jobs >= 1, "jobs", "at least 1 worker process")
-        from pontoon_tools.evaluation import check_role
+        from pontoon_tools.evaluation import check_role, check_scripted_role
 
         for name in ("player", "banker"):
             for spec in getattr(self, name):
+                # a policy of the other role would play that role's default under its own name
+                check_scripted_role(spec, name, f"{flag(EvTableSettings, name)} {spec}")
                 check_role(spec, name, f"{flag(EvTableSettings, name)} {spec}")
 
 

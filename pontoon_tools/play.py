@@ -21,6 +21,7 @@ input; the command line is derived from :class:`PlaySettings` (:mod:`pontoon_too
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -86,6 +87,12 @@ def _read(input_fn: InputFn, prompt: str) -> str:
     return text
 
 
+def _whole_number(text: str) -> int | None:
+    """``text`` as a whole number of plain ASCII digits (an optional minus sign first), else ``None``:
+    ``str.isdigit`` also accepts ``'²'`` and ``int`` refuses it, and ``'--3'`` passed a sign strip."""
+    return int(text) if re.fullmatch(r"-?[0-9]+", text) else None
+
+
 def _parse_choice(text: str, legal: Sequence[LegalAction]) -> tuple[LegalAction, int | None] | str:
     """The option and amount a line of input chooses, or an error message."""
     parts = text.replace("=", " ").replace(":", " ").split()
@@ -93,8 +100,8 @@ def _parse_choice(text: str, legal: Sequence[LegalAction]) -> tuple[LegalAction,
         return "please type the number of an action (or its name)"
     head, rest = parts[0].lower(), parts[1:]
     option: LegalAction | None = None
-    if head.isdigit():
-        number = int(head)
+    number = _whole_number(head)
+    if number is not None:
         if not 1 <= number <= len(legal):
             return f"{number} is not on the list: type a number from 1 to {len(legal)}"
         option = legal[number - 1]
@@ -119,9 +126,9 @@ def _parse_choice(text: str, legal: Sequence[LegalAction]) -> tuple[LegalAction,
         return option, None
     if not rest:
         return option, None
-    if not rest[0].lstrip("-").isdigit():
+    amount = _whole_number(rest[0])
+    if amount is None:
         return f"the amount must be a whole number of chips, got {rest[0]!r}"
-    amount = int(rest[0])
     if not option.min_amount <= amount <= option.max_amount:
         return (
             f"{option.kind.name.lower()} takes {option.min_amount}..{option.max_amount} chips, not {amount}"
@@ -150,9 +157,9 @@ def ask_action(
                 amount = option.min_amount
             else:
                 while amount is None:
-                    text = _read(input_fn, f"  how many chips ({option.min_amount}..{option.max_amount})? ")
-                    if text.isdigit() and option.min_amount <= int(text) <= option.max_amount:
-                        amount = int(text)
+                    chips = _whole_number(_read(input_fn, f"  how many chips ({option.min_amount}..{option.max_amount})? "))
+                    if chips is not None and option.min_amount <= chips <= option.max_amount:
+                        amount = chips
                     else:
                         print_fn(f"  ! type a whole number from {option.min_amount} to {option.max_amount}")
         return Action(option.kind, amount or 0)
@@ -305,6 +312,13 @@ def play(
     """
     from agents.registry import default_banker_policy, make_policy
     from agents.scripted import RoleSplit
+    from pontoon_tools.evaluation import check_role, check_scripted_role
+
+    # A policy of the other role would play that role's default under its own name.
+    for spec, role, flag in ((opponents, "player", "--opponents"), (banker_policy, "banker", "--banker-policy")):
+        if spec:
+            check_scripted_role(spec, role, f"{flag} {spec}")
+            check_role(spec, role, f"{flag} {spec}")
 
     rules = make_rules(rules) if isinstance(rules, str) else rules
     game = PontoonGame(rules, num_players, seed=seed, banker=first_banker)
@@ -385,6 +399,12 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
         if args.first_banker != "draw" and not args.first_banker.isdigit():
             raise ValueError(f"--first-banker: expected a seat number or 'draw', got {args.first_banker!r}")
         first = None if args.first_banker == "draw" else int(args.first_banker)
+        seats = args.players + 1
+        if not 1 <= args.players <= 9:
+            raise ValueError(f"--players: expected 1..9 player seats, got {args.players}")
+        for flag, value in (("--seat", args.seat), ("--first-banker", first)):
+            if value is not None and not 0 <= value < seats:
+                raise ValueError(f"{flag}: expected a seat in 0..{seats - 1}, got {value}")
         play(
             rules,
             args.players,
