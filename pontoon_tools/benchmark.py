@@ -39,6 +39,7 @@ from pontoon_env.envs.gymnasium_env import PontoonEnv
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.policy import Policy
 from pontoon_env.game.rules import Rules
+from pontoon_tools.settings import under_a_file
 from pontoon_env.batched.rng import STREAM_DECK, CounterGenerator, deal_orders, seat_stream_seed, stream_seed
 from pontoon_env.game.runner import play_round
 from pontoon_tools.evaluation import play_match
@@ -323,6 +324,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     many.add_argument("--json", type=Path, default=None, help="also write every record as JSON here")
     args = parser.parse_args(argv)
     try:
+        if args.rounds is not None and args.rounds < 2:
+            raise ValueError(f"--rounds: expected at least 2 (for a confidence interval), got {args.rounds}")
+        # Output paths are checked before the scoring, which takes hours at the full protocol.
+        for name in ("out", "doc", "json"):
+            path = getattr(args, name, None)
+            if path is not None and (path.is_dir() or under_a_file(path.parent)):  # an existing file is rewritten
+                raise ValueError(f"--{name}: expected a file path (not a folder, nor under a file), got {str(path)!r}")
+        if args.command == "table" and not args.doc.parent.is_dir():
+            raise ValueError(f"--doc: expected a file in an existing folder, got {str(args.doc)!r}")
         if args.command == "score":
             task = get_task(args.task)
             result = score(task, args.policy, episodes=args.rounds)
@@ -354,10 +364,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.trained:
             command += " --trained " + " ".join(args.trained)
         rounds_text += f"; {time.perf_counter() - started:.0f} s on {platform.machine()}, {time.strftime('%Y-%m-%d')}"
-        args.doc.write_text(_doc(table, rounds_text, command, _commands(records)))
         if args.json is not None:
             args.json.parent.mkdir(parents=True, exist_ok=True)
             args.json.write_text(json.dumps(records, indent=2))
+        args.doc.write_text(_doc(table, rounds_text, command, _commands(records)))
         print(table)
         return 0
     except (KeyError, ValueError, OSError) as error:

@@ -67,6 +67,8 @@ def by_first_card(model: str | Path, rules: Rules, banker: str, rounds: int, see
     rows = []
     for v in range(1, 11):
         pick = value == v
+        if not pick.any():  # a first card these rounds never dealt: no row of nan (and no warnings)
+            continue
         diff = estimate(best.ev(1)[pick] - mine.ev(1)[pick])
         rows.append({"first_card": v, "share": float(pick.mean()), "model_ev": float(mine.ev(1)[pick].mean()),
                      "optimal_ev": float(best.ev(1)[pick].mean()), "gap": diff.mean, "gap_low": diff.low,

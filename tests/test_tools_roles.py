@@ -89,3 +89,35 @@ def test_the_player_diagnosis_needs_a_banker_in_the_bankers_seat(capsys):
 
     assert diagnose_main(["runs/none/model.zip", "--banker", "threshold", "--rounds", "10"]) == 2
     assert "--banker threshold: expected a banker policy" in capsys.readouterr().err
+
+
+def test_the_benchmark_checks_its_outputs_and_rounds_before_scoring(tmp_path, capsys):
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    doc = tmp_path / "doc.md"
+    cases = [
+        (["table", "--tasks", "pagat/player-1", "--rounds", "20", "--doc", str(doc), "--json", str(blocker / "x.json")],
+         "--json: expected a file path"),
+        (["table", "--tasks", "pagat/player-1", "--rounds", "20", "--doc", str(tmp_path / "no" / "d.md")],
+         "--doc: expected a file in an existing folder"),
+        (["score", "pagat/player-1", "random", "--rounds", "1"], "--rounds: expected at least 2"),
+    ]
+    for argv, message in cases:
+        assert benchmark.main(argv) == 2
+        assert message in capsys.readouterr().err
+    assert not doc.exists()  # the doc was written before the JSON path failed
+
+
+def test_the_first_card_view_has_rows_only_for_cards_it_dealt():
+    import math
+    import warnings
+
+    from pontoon_env import make_rules
+    from pontoon_tools.diagnose import by_first_card
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "mean of empty slice" was one per missing value
+        rows = by_first_card("threshold", make_rules("pagat"), "banker_threshold", rounds=3, seed=0)
+    dealt = [row for row in rows if row["first_card"] != "all"]
+    assert 1 <= len(dealt) <= 3
+    assert all(math.isfinite(row["model_ev"]) and row["share"] > 0 for row in dealt)
