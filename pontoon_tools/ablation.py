@@ -36,7 +36,93 @@ def shown_path(folder: Path) -> str:
         return str(folder.resolve().relative_to(ROOT))
     except ValueError:
         return str(folder.resolve())
+
+
 BEGIN, END = "<!-- ablation:begin -->", "<!-- ablation:end -->"
+SEED_MAX = 2**32 - 1
+"""train.py's largest ``--seed``: a larger one would fail only once training starts."""
+NO_VALUE = "—"
+"""What a table shows for a number a record does not have (``null``: an interval of one round)."""
+
+
+class ToolError(ValueError):
+    """A request the ablation and targets tools cannot carry out (a corrupt record, a docs file
+    without its markers, a training that failed): one line naming the file or flag, never a traceback."""
+
+
+def trained_as(folder: Path, steps: int, seed: int, command: Sequence[str]) -> dict[str, Any]:
+    """What the model in ``folder`` was really trained with, read from its ``config.json`` (train.py
+    writes the steps it ran, a multiple of its rollout, and the command line it was given): a
+    reused model's are its own, not this call's ``--timesteps``/``--seed``. ``steps``, ``seed``
+    and ``command`` are what this call asked for, kept where the config does not say."""
+    try:
+        config = json.loads((folder / "config.json").read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise ToolError(f"run config {str(folder / 'config.json')!r} is unreadable: {error}") from None
+    if not isinstance(config, dict):
+        raise ToolError(f"run config {str(folder / 'config.json')!r}: expected a JSON object")
+    recorded = str(config.get("command") or "").split(" ", 1)
+    # The first word is the train.py path of the machine it ran on: recorded as plain train.py.
+    shown = ("train.py " + recorded[1]) if len(recorded) == 2 and recorded[0].endswith("train.py") else \
+        (" ".join(recorded) or " ".join(["train.py", *command[2:]]))
+    return {"timesteps": int(config.get("timesteps", steps)), "seed": int(config.get("seed", seed)), "command": shown,
+            "wall_time_s": config.get("wall_time_s")}
+
+
+def load_record(path: Path, keys: Sequence[str]) -> dict[str, Any]:
+    """The record at ``path`` (a ``<row>.json`` of ``run``), refused with the file named when it is
+    not JSON or lacks one of ``keys`` (a half-written or hand-edited file)."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise ToolError(f"{path}: expected a record written by `run`, but it is unreadable: {error}") from None
+    missing = [key for key in keys if not isinstance(record, dict) or key not in record]
+    if missing:
+        raise ToolError(f"{path}: expected a record written by `run`, but it lacks {missing}")
+    return record
+
+
+def number(value: Any, spec: str) -> str:
+    """``value`` formatted by ``spec``, or a dash where the record has no number (``null``)."""
+    return NO_VALUE if value is None else format(value, spec)
+
+
+def interval(d: Any, spec: str = "+.3f") -> str:
+    """``mean [low, high]`` of a paired difference, a dash for each bound a record left ``null``."""
+    d = d or {}
+    return f"{number(d.get('mean'), spec)} [{number(d.get('low'), spec)}, {number(d.get('high'), spec)}]"
+
+
+def check_docs(docs: Path, begin: str, end: str) -> None:
+    """Refuse a ``--docs`` file that is missing or lacks the markers, before anything is printed."""
+    try:
+        content = docs.read_text()
+    except OSError as error:
+        raise ToolError(f"--docs: expected a Markdown file holding {begin} and {end}, got {str(docs)!r}: "
+                        f"{error.strerror or error}") from None
+    if begin not in content or end not in content:
+        raise ToolError(f"--docs: expected the markers {begin} and {end} around the generated table in "
+                        f"{str(docs)!r}; it lacks {[m for m in (begin, end) if m not in content]}")
+
+
+def check_run_flags(parser: argparse.ArgumentParser, timesteps: int | None, rounds: int, seed: int,
+                    folders: Sequence[tuple[str, str]], least_timesteps: int = 1, least_rounds: int = 2,
+                    rounds_why: str = "") -> None:
+    """``parser.error`` (exit 2) for a flag of ``run`` that train.py or the protocol would refuse
+    only once work had started: each named, with what was expected and what was given."""
+    if timesteps is not None and timesteps < least_timesteps:
+        why = "" if least_timesteps == 1 else " (half_length trains half of it, at least 1 step)"
+        parser.error(f"--timesteps: expected an integer >= {least_timesteps}{why}, got {timesteps}")
+    if rounds < least_rounds:
+        parser.error(f"--rounds: expected an integer >= {least_rounds} (an interval needs two rounds{rounds_why}), "
+                     f"got {rounds}")
+    if not 0 <= seed <= SEED_MAX:
+        parser.error(f"--seed: expected an integer in 0..2**32-1 (train.py's range), got {seed}")
+    from pontoon_tools.settings import under_a_file
+
+    for flag, folder in folders:
+        if under_a_file(folder):
+            parser.error(f"--{flag}: expected a folder (not a file, nor under one), got {folder!r}")
 
 
 BEFORE_PRICING = ("--features", "none", "--no-draw-expected")
@@ -129,17 +215,34 @@ def run_row(row: Row, timesteps: int, seed: int, rounds: int, out: Path, runs: P
     command = [python, str(ROOT / "train.py"), "--out", shown_path(folder), "--seed", str(seed), "--timesteps", str(steps),
                "--eval-rounds", "0", "--no-progress", *extra, *row.base, *row.flags]
     started = time.perf_counter()
-    if reuse and (folder / "model.zip").is_file() and (folder / "config.json").is_file():
-        wall = float(json.loads((folder / "config.json").read_text())["wall_time_s"])
-    else:
-        subprocess.run(command, check=True, cwd=ROOT)
-        wall = time.perf_counter() - started
+    reused = reuse and (folder / "model.zip").is_file() and (folder / "config.json").is_file()
+    if not reused:
+        train(command, f"row {row.name}")
+    trained = trained_as(folder, steps, seed, command)
+    wall = float(trained["wall_time_s"] or 0.0) if reused else time.perf_counter() - started
+    if reused:
+        print(f"[ablation] {row.name}: measuring the model already in {folder} (trained {trained['timesteps']:,} steps "
+              f"at seed {trained['seed']}; this call's --timesteps and --seed do not apply to it)", flush=True)
     result = player_protocol(folder / "model.zip", "pagat", rounds=rounds, seed=1)
-    record = {"row": row.name, "group": row.group, "what": row.what, "flags": list(row.flags), "timesteps": steps,
-              "reference": row.reference, "command": " ".join(command[1:]), "train_wall_s": round(wall, 1),
-              "seed": seed, **result}
+    # The model's own steps, seed and command (its config.json), not this call's flags; the
+    # protocol's seed (the deals) under its own key, since it is not the training's.
+    measured = {key: value for key, value in result.items() if key != "seed"}
+    record = {"row": row.name, "group": row.group, "what": row.what, "flags": list(row.flags),
+              "timesteps": trained["timesteps"], "reference": row.reference, "command": trained["command"],
+              "train_wall_s": round(wall, 1), "seed": trained["seed"], "reused": reused, **measured,
+              "protocol_seed": result["seed"]}
     write_json(record, out / f"{row.name}.json")
     return record
+
+
+def train(command: Sequence[str], what: str) -> None:
+    """Run train.py's ``command`` (its own output and errors show as it runs); a failure is one
+    line naming ``what`` was being trained and train.py's exit status, not a traceback."""
+    try:
+        subprocess.run(list(command), check=True, cwd=ROOT)
+    except subprocess.CalledProcessError as error:
+        raise ToolError(f"training {what} failed: train.py exited with status {error.returncode} (its message is "
+                        "above)") from None
 
 
 def table(out: Path) -> str:
@@ -151,14 +254,23 @@ def table(out: Path) -> str:
         path = out / f"{row.name}.json"
         if not path.is_file():
             continue
-        r = json.loads(path.read_text())
-        g = r["gap"]
-        timings = (r.get("train") or {}).get("train_timings") or {}
-        rate = timings.get("steps_per_s")
-        lines.append(
-            f"| {r['group']} | `{r['row']}` | {r['what']} | {r['timesteps']:,} | {r['train_wall_s']:.0f} | "
-            f"{f'{rate:,}' if rate else '—'} | {g['mean']:+.3f} [{g['low']:+.3f}, {g['high']:+.3f}] | "
-            f"{r['model_ev']['mean']:+.3f} | {r['mean_stake']['model']:.2f} | {r['exact']['read_gap']:+.3f} |")
+        r = load_record(path, ("group", "row", "what", "timesteps", "train_wall_s", "gap", "model_ev", "mean_stake",
+                               "exact"))
+        try:
+            train = r.get("train") or {}
+            timings = train.get("train_timings") or {}
+            rate = timings.get("steps_per_s")
+            # The steps the model ran (train.py rounds up to whole rollouts), as steps/s counts them;
+            # older records hold the budget asked for in "timesteps".
+            steps = train.get("timesteps") or r["timesteps"]
+            lines.append(
+                f"| {r['group']} | `{r['row']}` | {r['what']} | {number(steps, ',')} | "
+                f"{number(r['train_wall_s'], '.0f')} | "
+                f"{f'{rate:,}' if rate else NO_VALUE} | {interval(r['gap'])} | "
+                f"{number(r['model_ev'].get('mean'), '+.3f')} | {number(r['mean_stake'].get('model'), '.2f')} | "
+                f"{number(r['exact'].get('read_gap'), '+.3f')} |")
+        except (AttributeError, TypeError, ValueError) as error:  # a field of another shape than run writes
+            raise ToolError(f"{path}: expected a record written by `run`, but a field does not fit: {error}") from None
     return "\n".join(lines)
 
 
@@ -190,26 +302,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     show.add_argument("--docs", default=None, help="rewrite the ablation block of this Markdown file")
     args = parser.parse_args(argv)
     out = Path(args.out)
-    if args.command == "table":
-        text = table(out)
-        print(text)
-        if args.docs:
-            write_docs(text, Path(args.docs))
-        return 0
-    names = args.rows or [r.name for r in ROWS]
-    unknown = sorted(set(names) - {r.name for r in ROWS})
-    if unknown:
-        parser.error(f"--rows: unknown rows {unknown}; expected some of {[r.name for r in ROWS]}")
-    for row in (r for r in ROWS if r.name in names):
-        if (out / f"{row.name}.json").is_file() and not args.force:
-            print(f"[ablation] {row.name}: measured already ({out / (row.name + '.json')})", flush=True)
-            continue
-        print(f"[ablation] {row.name}: {row.what}", flush=True)
-        record = run_row(row, args.timesteps, args.seed, args.rounds, out, Path(args.runs).resolve(), reuse=args.reuse)
-        g = record["gap"]
-        print(f"[ablation] {row.name}: gap {g['mean']:+.4f} [{g['low']:+.4f}, {g['high']:+.4f}], "
-              f"train {record['train_wall_s']:.0f} s", flush=True)
-    print(table(out))
+    try:
+        if args.command == "table":
+            if args.docs:  # before anything is printed: a missing file or markers is found first
+                check_docs(Path(args.docs), BEGIN, END)
+            text = table(out)
+            print(text)
+            if args.docs:
+                write_docs(text, Path(args.docs))
+            return 0
+        names = args.rows or [r.name for r in ROWS]
+        unknown = sorted(set(names) - {r.name for r in ROWS})
+        if unknown:
+            parser.error(f"--rows: unknown rows {unknown}; expected some of {[r.name for r in ROWS]}")
+        check_run_flags(parser, args.timesteps, args.rounds, args.seed, (("out", args.out), ("runs", args.runs)),
+                        least_timesteps=2 if "half_length" in names else 1)
+        for row in (r for r in ROWS if r.name in names):
+            if (out / f"{row.name}.json").is_file() and not args.force:
+                print(f"[ablation] {row.name}: measured already ({out / (row.name + '.json')})", flush=True)
+                continue
+            print(f"[ablation] {row.name}: {row.what}", flush=True)
+            record = run_row(row, args.timesteps, args.seed, args.rounds, out, Path(args.runs).resolve(),
+                             reuse=args.reuse)
+            print(f"[ablation] {row.name}: gap {interval(record['gap'], '+.4f')}, train {record['train_wall_s']:.0f} s",
+                  flush=True)
+        print(table(out))
+    except (ValueError, OSError) as error:  # a failed training, a refused model, a corrupt record: one line
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -23,8 +23,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
+import uuid
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,10 +35,11 @@ from typing import Any
 import numpy as np
 
 from pontoon_env.game.rules import Rules, resolve_rules
-from pontoon_tools.evaluation import check_role, estimate, load_policy, play_match, write_json
+from pontoon_tools.evaluation import (EvaluationError, check_role, check_scripted_role, estimate, load_policy,
+                                      play_match, write_json)
 from pontoon_tools.settings import require_minimums, under_a_file
 
-__all__ = ["banker_protocol", "paired", "player_protocol", "read_model"]
+__all__ = ["banker_protocol", "exact_player", "paired", "player_protocol", "read_model", "session_protocol"]
 
 CACHE = Path("results/cache")
 """Per-round results of the scripted references (the same for every model measured on the same deals)."""
@@ -55,25 +59,64 @@ def _ev(a: np.ndarray) -> dict[str, float]:
 
 
 def _cached_match(rules: Rules, num_players: int, specs: Sequence[str], rounds: int, seed: int,
-                  cache: Path | None) -> Any:
-    """``play_match`` of scripted specs, its per-round arrays cached on disk by their inputs."""
-    from pontoon_tools.evaluation import MatchResult  # noqa: F401  (the type play_match returns)
+                  cache: Path | None, policies: Sequence[Any] | None = None) -> Any:
+    """``play_match`` of scripted specs, its per-round arrays cached on disk by their inputs.
 
-    policies = [load_policy(spec, rules, num_players) for spec in specs]
+    ``policies``, when given, are played in place of loading ``specs`` (a policy no registry spec
+    builds, such as the best response to a parameterised player); ``specs`` then only name them in
+    the cache key, so each must say everything that sets its policy's play."""
+    if policies is None:
+        policies = [load_policy(spec, rules, num_players) for spec in specs]
     if cache is None:
-        return play_match(rules, num_players, policies, rounds, seed)
+        return play_match(rules, num_players, list(policies), rounds, seed)
     from pontoon_tools.evaluation import rules_dict
 
     key = json.dumps({"rules": rules_dict(rules), "players": num_players, "specs": list(specs), "rounds": rounds,
                       "seed": seed}, sort_keys=True, default=str)
     path = cache / (hashlib.sha1(key.encode()).hexdigest()[:16] + ".npz")
-    if path.is_file():
-        data = np.load(path)
-        return _Arrays(data["net"], data["staked"])
-    result = play_match(rules, num_players, policies, rounds, seed)
-    cache.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, net=result.net, staked=result.staked)
+    cached = _read_cache(path, (rounds, num_players + 1))
+    if cached is not None:
+        return cached
+    result = play_match(rules, num_players, list(policies), rounds, seed)
+    _write_cache(path, result.net, result.staked)
     return _Arrays(result.net, result.staked)
+
+
+def _read_cache(path: Path, shape: tuple[int, int]) -> _Arrays | None:
+    """The cached match at ``path``, or ``None`` when there is none or it cannot be used: a file
+    cut short by a killed run, or otherwise corrupt, is played again (and replaced) rather than
+    breaking every later measurement on the same deals."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path) as data:
+            net, staked = np.asarray(data["net"]), np.asarray(data["staked"])
+    except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError, zipfile.BadZipFile) as error:
+        print(f"[protocol] cache {str(path)!r} is unreadable ({type(error).__name__}: {error}); playing the match "
+              "again", file=sys.stderr, flush=True)
+        return None
+    if net.shape != shape or staked.shape != shape:
+        print(f"[protocol] cache {str(path)!r} holds arrays of shape {net.shape}, expected {shape}; playing the "
+              "match again", file=sys.stderr, flush=True)
+        return None
+    return _Arrays(net, staked)
+
+
+def _write_cache(path: Path, net: np.ndarray, staked: np.ndarray) -> None:
+    """Write a cache entry atomically (a temporary file in the same folder, then ``os.replace``):
+    a run killed while writing leaves no half-written entry under the real name. A cache that
+    cannot be written costs only the time to play the match again next time, so it warns."""
+    # A name of this process alone (two runs may fill the same cache), opened as a plain file so
+    # that it gets the usual permissions (a NamedTemporaryFile's are the owner's only).
+    temporary = path.with_name(f"{path.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(temporary, "xb") as handle:
+            np.savez_compressed(handle, net=net, staked=staked)
+        os.replace(temporary, path)
+    except OSError as error:
+        print(f"[protocol] cannot write the cache {str(path)!r}: {error}", file=sys.stderr, flush=True)
+        temporary.unlink(missing_ok=True)
 
 
 class _Arrays:
@@ -140,12 +183,13 @@ def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str 
     banker = banker or ("casino_dealer" if rules.dealer_rule == "hit_soft_17" else "banker_threshold")
     # the exact optimum needs a banker with a fixed drawing rule: refuse another before any play
     rule = banker_rule_for(banker, rules, flag="--opponent (the player protocol's banker)")
+    optimal_spec = _optimal_against(rule, rules, banker)
     started = time.perf_counter()
     policy, model, config = _load(path, rules, 1, "player")
     banker_policy = load_policy(banker, rules, 1)
     played = play_match(rules, 1, [banker_policy, policy], rounds, seed)
     model_s = time.perf_counter() - started
-    optimal = _cached_match(rules, 1, [banker, "optimal"], rounds, seed, cache)
+    optimal = _cached_match(rules, 1, [banker, optimal_spec], rounds, seed, cache)
     gap = paired(optimal.ev(1), played.ev(1))
     exact_optimum = solver.solve(rules, rule).ev_stake_choice / rules.min_stake
     decisions, venv = read_model(model, rules, 1, "player", {"banker": banker}, steps=read_steps,
@@ -177,6 +221,18 @@ def player_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str 
     }
 
 
+def _optimal_against(rule: Any, rules: Rules, banker: str) -> str:
+    """The ``optimal`` spec that plays the solver's optimum against the banker's fixed ``rule``:
+    plain ``optimal`` answers a banker standing on 17, so a ``banker_threshold:stand=K`` gets
+    ``optimal:stand=K`` (the gap is measured against the optimum for the banker played, as the
+    exact numbers are). A rule ``optimal`` cannot answer (hitting soft 17 where the rules' dealer
+    does not) is refused, naming the flag, before any round is played."""
+    if rule.hit_soft != (rules.dealer_rule == "hit_soft_17"):
+        raise EvaluationError(f"--opponent (the player protocol's banker): expected a banker whose soft-17 rule is "
+                              f"the {rules.preset!r} dealer's (the optimal player answers no other), got {banker!r}")
+    return "optimal" if rule.stand_on == 17 else f"optimal:stand={rule.stand_on}"
+
+
 def _action_table(rules: Rules, config: dict[str, Any]) -> Any:
     from agents.checkpoint import action_levels, table_rules
     from pontoon_env.encoding import ActionTable
@@ -185,6 +241,8 @@ def _action_table(rules: Rules, config: dict[str, Any]) -> Any:
 
 
 BANKER_BASELINES = ("banker_threshold", "casino_dealer", "banker_smart")
+PLAYERS_FLAG = "--opponent (the banker protocol's players)"
+"""How a refusal of the banker protocol's player spec names it (the CLI's flag that chose it)."""
 BELIEF_READ_ROUNDS = 20_000
 """Rounds a belief banker's drawing rule is read from at a one-seat table (it decides per seat view,
 on the reference engine, so its decisions are read there rather than on the vector env)."""
@@ -200,6 +258,9 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
     from pontoon_tools import exploit
 
     rules = resolve_rules(rules)
+    # A banker policy in the players' seats would play the default player under its own name.
+    check_scripted_role(player, "player", PLAYERS_FLAG)
+    check_role(player, "player", PLAYERS_FLAG)
     started = time.perf_counter()
     from agents.banker_belief import is_belief_run, load_belief_banker
     from agents.checkpoint import read_config, read_run_config
@@ -208,25 +269,44 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
     if belief:  # a belief banker (train.py --algo belief): a table, not a network to read decisions off
         config = read_run_config(path) or {}
         seats = int(config.get("num_players", 1))
-        policy, model = load_belief_banker(path, rules), None
     else:
         seats = int(read_config(path)[1]["num_players"])
+    if read_rounds is not None and not (belief and seats == 1):
+        # only a belief banker at one seat has its rule read from played rounds: the number would be ignored
+        what = "a belief banker at a table of 2 or more seats (no exact section)" if belief else \
+            "a PPO banker, whose rule is read off the vector env" + ("" if seats == 1 else " (no exact section at "
+                                                                    f"{seats} seats)")
+        raise EvaluationError(f"--read-rounds: expected only for a belief banker at a one-seat table; {str(path)!r} "
+                              f"is {what}, got --read-rounds {read_rounds}")
+    # The exact section (one seat) answers the very player played, parameters and all: refuse one
+    # the solver cannot model before the match, not after it.
+    exact = exact_player(player, rules) if seats == 1 else None
+    if belief:
+        policy, model = load_belief_banker(path, rules), None
+    else:
         policy, model, config = _load(path, rules, seats, "banker")
     players = [load_policy(player, rules, seats) for _ in range(seats)]
     played = play_match(rules, seats, [policy, *players], rounds, seed)
     out: dict[str, Any] = {"rules": rules.preset, "player": player, "seats": seats, "rounds": rounds, "seed": seed,
                            "model": str(path), "model_ev": _ev(played.ev(0)), "versus": {}}
-    names = list(baselines)
-    if seats == 1:
-        names.append(f"banker_best_response:player={player.split(':')[0]}")
-    for name in names:
+    for name in baselines:
         other = _cached_match(rules, seats, [name] + [player] * seats, rounds, seed, cache)
         out["versus"][name] = {"ev": _ev(other.ev(0)), "model_minus": paired(played.ev(0), other.ev(0))}
+    if exact is not None:
+        # The registry's banker_best_response takes only a plain player name: the response to a
+        # parameterised threshold player is built here, and named (and cached) by the full spec.
+        from agents.banker_response import BankerBestResponse
+
+        name = f"banker_best_response:player={player}"
+        responder = BankerBestResponse(rules, exact)
+        other = _cached_match(rules, 1, [name, player], rounds, seed, cache,
+                              policies=[responder, load_policy(player, rules, 1)])
+        out["versus"][name] = {"ev": _ev(other.ev(0)), "model_minus": paired(played.ev(0), other.ev(0))}
     out["beats_all"] = all(out["versus"][n]["model_minus"]["low"] > 0 for n in baselines)
-    if seats == 1:
-        br = out["versus"][names[-1]]["model_minus"]
+    if exact is not None:
+        br = out["versus"][name]["model_minus"]
         out["br_gap"] = {"mean": -br["mean"], "low": -br["high"], "high": -br["low"], "half_width": br["half_width"]}
-        exact = exploit.banker_best_response_ev(rules, player.split(":")[0])
+        best = exploit.banker_best_response_ev(rules, exact)
         if belief:  # a SeatView policy: its decisions are read on the reference engine, encoded as the envs do
             from agents.checkpoint import table_rules
             from pontoon_env.encoding import ObservationEncoder
@@ -239,14 +319,50 @@ def banker_protocol(path: str | Path, rules: str | Rules = "pagat", player: str 
                                          tables=_read_tables(rounds), seed=seed)
             encoder = venv.single.encoder if hasattr(venv, "single") else venv.envs[0].unwrapped.encoder
         table = exploit.read_banker(decisions, encoder, _action_table(rules, config), rules)
-        result = exploit.banker_exploitability(rules, table, player.split(":")[0])
-        out["exact"] = {**exact, "read_decisions": table.decisions, "read_agreement": table.agreement,
-                        "read_banker_ev": -result["reference_ev"], "read_br_gap": exact["br_banker_ev"] + result["reference_ev"],
+        result = exploit.banker_exploitability(rules, table, exact)
+        out["exact"] = {**best, "read_decisions": table.decisions, "read_agreement": table.agreement,
+                        "read_banker_ev": -result["reference_ev"],
+                        "read_br_gap": best["br_banker_ev"] + result["reference_ev"],
                         "player_br_ev": result["br_ev"], "exploitability": result["exploitability"]}
     out["train"] = {"timesteps": config.get("timesteps"), "wall_time_s": config.get("wall_time_s"),
                     "algo": config.get("algo")}
     out["measure_s"] = round(time.perf_counter() - started, 1)
     return out
+
+
+def exact_player(spec: str, rules: Rules, flag: str = PLAYERS_FLAG) -> Any:
+    """The fixed player ``spec`` as the exact solver takes it (:func:`agents.banker_response.solver_player`):
+    ``"optimal"`` (the optimum against a banker standing on 17, the one it answers), or the
+    :class:`~agents.scripted.ThresholdPlayer` that ``spec`` builds, parameters and all.
+
+    Raises:
+        EvaluationError: naming ``flag``, for a player the solver cannot model (``random``, a
+            checkpoint, ``optimal:stand=K`` for K other than 17, a threshold player buying a fixed
+            number of chips or making shoot bets the solver leaves out).
+    """
+    from agents.scripted import ThresholdPlayer
+
+    name = str(spec).strip().partition(":")[0].strip().lower()
+    expected = ("the exact section (one player seat) needs a player the solver can model, threshold[:params] or "
+                "optimal")
+    try:
+        policy = load_policy(spec, rules, 1) if name in ("threshold", "optimal") else None
+    except (ValueError, KeyError) as error:  # the registry's own refusal of a parameter
+        raise EvaluationError(f"{flag}: {error}") from None
+    if name == "optimal" and getattr(policy, "stand", 17) == 17:
+        return "optimal"
+    if name == "optimal":
+        raise EvaluationError(f"{flag}: {expected} against a banker standing on 17 (the banker's fixed rule the best "
+                              f"response starts from); got {spec!r}")
+    if type(policy) is not ThresholdPlayer:
+        raise EvaluationError(f"{flag}: {expected}; got {spec!r}, whose play the exact solver cannot model")
+    try:
+        policy.solver_policy()
+        if rules.shoot and policy.shoot != "none":
+            raise ValueError(f"the solver leaves shoot bets out; got shoot={policy.shoot!r}")
+    except ValueError as error:
+        raise EvaluationError(f"{flag}: {expected}; got {spec!r}: {error}") from None
+    return policy
 
 
 def session_returns(act_batch: Any, rules: Rules, banker: str, sessions_per_table: int, session_rounds: int,
@@ -283,10 +399,18 @@ def session_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str
                      seed: int = 1) -> dict[str, Any]:
     """The model against the solver's optimal policy on the same sessions of ``session_rounds``
     rounds on a carried-over pack (docs/training.md, "Beyond the optimum"): EVs per round and the
-    paired difference per round (model − optimal), over ``tables x sessions_per_table`` sessions."""
+    paired difference per round (model − optimal), over ``tables x sessions_per_table`` sessions.
+    The optimum is the solver's against ``banker``'s own fixed drawing rule (refused, naming the
+    flag, before any play when it has none)."""
+    from pontoon_env import solver
     from pontoon_tools import exploit
+    from pontoon_tools.evaluation import banker_rule_for
 
     rules = resolve_rules(rules)
+    flag = "--opponent (the session protocol's banker)"
+    # A player policy in the banker's seat would bank as the default banker under its own name.
+    check_scripted_role(banker, "banker", flag)
+    rule = banker_rule_for(banker, rules, flag=flag)
     started = time.perf_counter()
     policy, model, config = _load(path, rules, 1, "player")
     levels = _levels(model)
@@ -294,7 +418,9 @@ def session_protocol(path: str | Path, rules: str | Rules = "pagat", banker: str
                            seed, levels)
     table = _action_table(rules, config)
     encoder = _encoder(rules)
-    solver_player = exploit.SolverPlayer(rules, table, encoder)
+    # Solved against the banker played (SolverPlayer's default is the banker standing on 17).
+    solution = solver.solve(rules.replace(shoot=False) if rules.shoot else rules, rule)
+    solver_player = exploit.SolverPlayer(rules, table, encoder, solution=solution)
     theirs = session_returns(solver_player.act_batch, rules, banker, sessions_per_table, session_rounds, tables, seed,
                              levels)
     a, b = mine.reshape(-1) / session_rounds, theirs.reshape(-1) / session_rounds
@@ -341,24 +467,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("role", choices=("player", "banker", "session"))
     parser.add_argument("model", help="a checkpoint (.zip) or run directory")
     parser.add_argument("--rules", default="pagat")
-    parser.add_argument("--opponent", default=None, help="player: the banker spec (default banker_threshold, "
-                        "casino_dealer under casino); banker: the player spec (default threshold)")
-    parser.add_argument("--rounds", type=int, default=None, help="paired rounds (default 200,000 player, 100,000 banker)")
+    parser.add_argument("--opponent", default=None, help="player, session: the banker spec (default banker_threshold; "
+                        "player: casino_dealer under casino), a fixed drawing rule the solver answers; banker: the "
+                        "player spec (default threshold; at one seat threshold[:params] or optimal)")
+    parser.add_argument("--rounds", type=int, default=None, help="player, banker: paired rounds (default 200,000 "
+                        "player, 100,000 banker); session plays --sessions-per-table x 4,096 sessions instead")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="write the protocol as JSON here")
-    parser.add_argument("--session-rounds", type=int, default=20, help="session: rounds per session (default 20)")
+    parser.add_argument("--session-rounds", type=int, default=None, help="session: rounds per session (default 20)")
     parser.add_argument("--read-rounds", type=int, default=None,
                         help=f"banker: rounds a belief banker's drawing rule is read from at one seat "
                              f"(default the smaller of --rounds and {BELIEF_READ_ROUNDS:,})")
-    parser.add_argument("--sessions-per-table", type=int, default=4,
+    parser.add_argument("--sessions-per-table", type=int, default=None,
                         help="session: sessions at each of the 4,096 tables (default 4)")
     args = parser.parse_args(argv)
+    # A flag another role does not read would be silently ignored: refuse it instead.
+    for flag, value, roles in (("--rounds", args.rounds, ("player", "banker")),
+                               ("--read-rounds", args.read_rounds, ("banker",)),
+                               ("--session-rounds", args.session_rounds, ("session",)),
+                               ("--sessions-per-table", args.sessions_per_table, ("session",))):
+        if value is not None and args.role not in roles:
+            how = (" (it plays --sessions-per-table x 4,096 sessions of --session-rounds rounds)"
+                   if args.role == "session" and flag == "--rounds" else "")
+            parser.error(f"{flag}: used only by the {' and '.join(roles)} protocol{'s' if len(roles) > 1 else ''}; "
+                         f"expected no {flag} with {args.role}{how}, got {value}")
+    args.session_rounds = 20 if args.session_rounds is None else args.session_rounds
+    args.sessions_per_table = 4 if args.sessions_per_table is None else args.sessions_per_table
     given = [(flag, value, 1) for flag, value in (("--rounds", args.rounds), ("--read-rounds", args.read_rounds))
              if value is not None]  # None: the defaults
     require_minimums(parser, *given, ("--session-rounds", args.session_rounds, 1),
                      ("--sessions-per-table", args.sessions_per_table, 1), ("--seed", args.seed, 0))
     if args.out and under_a_file(Path(args.out).parent):
         parser.error(f"--out: {args.out!r} lies under a file, not a folder")
+    if args.out and Path(args.out).is_dir():  # found before the run, not by write_json after it
+        parser.error(f"--out: expected a JSON file to write, got {args.out!r}, a folder")
     try:
         row, text = _run(args)
     except (ValueError, OSError) as error:  # a checkpoint or rules that do not fit: the message says why

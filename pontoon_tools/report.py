@@ -38,8 +38,18 @@ from pontoon_tools.settings import require_minimums, under_a_file
 __all__ = ["markdown", "player_section", "banker_section", "main"]
 
 
-def _ci(d: Mapping[str, float]) -> str:
-    return f"[{d['low']:+.3f}, {d['high']:+.3f}]"
+NO_VALUE = "—"
+"""What a table shows for a number the summary does not have (``null``: the interval of one round)."""
+
+
+def _n(value: Any, spec: str) -> str:
+    """``value`` formatted by ``spec``, or a dash for a ``null`` (``write_json`` writes an undefined
+    or infinite statistic so; formatting it would stop the whole report)."""
+    return NO_VALUE if value is None else format(value, spec)
+
+
+def _ci(d: Mapping[str, Any]) -> str:
+    return f"[{_n(d.get('low'), '+.3f')}, {_n(d.get('high'), '+.3f')}]"
 
 
 def _bars_rows(first: str, first_ev: Mapping[str, float], others: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -120,46 +130,94 @@ def markdown(summary: Mapping[str, Any]) -> str:
                   f"seed {p['seed']}; EV per round in stake units, 95% CI)", "",
                   "| policy | EV / round | 95% CI | trained model − this (same deals) | mean stake |",
                   "|---|---|---|---|---|",
-                  f"| trained model | **{p['model_ev']['mean']:+.3f}** | {_ci(p['model_ev'])} | — | "
-                  f"{p['mean_stake']['model']:.2f} |"]
+                  f"| trained model | **{_n(p['model_ev']['mean'], '+.3f')}** | {_ci(p['model_ev'])} | — | "
+                  f"{_n(p['mean_stake']['model'], '.2f')} |"]
         for name, v in p["versus"].items():
             d = v["model_minus"]
             label = "`optimal` (exact solver's policy)" if name == "optimal" else f"`{name}`"
-            lines.append(f"| {label} | {v['ev']['mean']:+.3f} | {_ci(v['ev'])} | {d['mean']:+.3f} {_ci(d)} | "
-                         f"{v['mean_stake']:.2f} |")
+            lines.append(f"| {label} | {_n(v['ev']['mean'], '+.3f')} | {_ci(v['ev'])} | {_n(d['mean'], '+.3f')} "
+                         f"{_ci(d)} | {_n(v['mean_stake'], '.2f')} |")
         g, e = p["gap"], p["exact"]
         met = "met" if p["gap_ok"] else "not met"
-        lines += ["", f"Gap to the optimum on the same deals (optimal − model): **{g['mean']:+.4f}** {_ci(g)}, "
-                  f"half-width {g['half_width']:.4f} (target: at most 0.03 with a half-width of at most 0.02: {met}). "
-                  f"Exact, over an infinite deck: the optimum earns {e['optimal_ev']:+.4f}, the strategy read off the "
-                  f"model's play {e['read_ev']:+.4f} (gap {e['read_gap']:+.4f}); the banker's exact best response to "
-                  f"it takes {e['banker_br_exploitability']:+.4f} a round more than `banker_threshold`.", ""]
+        lines += ["", f"Gap to the optimum on the same deals (optimal − model): **{_n(g['mean'], '+.4f')}** "
+                  f"{_ci(g)}, half-width {_n(g['half_width'], '.4f')} (target: at most 0.03 with a half-width of at "
+                  f"most 0.02: {met}). Exact, over an infinite deck: the optimum earns "
+                  f"{_n(e['optimal_ev'], '+.4f')}, the strategy read off the model's play {_n(e['read_ev'], '+.4f')} "
+                  f"(gap {_n(e['read_gap'], '+.4f')}); the banker's exact best response to it takes "
+                  f"{_n(e['banker_br_exploitability'], '+.4f')} a round more than `banker_threshold`.", ""]
     for key, title, label in (("banker", "Banker", "trained banker"),
                               ("belief_banker", "Belief banker", "belief banker")):
         b = summary.get(key)
         if not b:
             continue
         how = ("`train.py --algo belief`: banker_smart's stopping on beliefs learnt from "
-               f"{b['train']['timesteps']:,} rounds of showdowns; " if key == "belief_banker" else "")
+               f"{_n(b['train']['timesteps'], ',')} rounds of showdowns; " if key == "belief_banker" else "")
         lines += [f"**{title}** ({how}{b['rules']}, against {b['seats']} × `{b['player']}`; {b['rounds']:,} paired "
                   f"rounds, seed {b['seed']}; the banker's EV per round)", "",
                   f"| banker | EV / round | 95% CI | {label} − this (same deals) |", "|---|---|---|---|",
-                  f"| {label} | **{b['model_ev']['mean']:+.3f}** | {_ci(b['model_ev'])} | — |"]
+                  f"| {label} | **{_n(b['model_ev']['mean'], '+.3f')}** | {_ci(b['model_ev'])} | — |"]
         for name, v in b["versus"].items():
             d = v["model_minus"]
-            lines.append(f"| `{name}` | {v['ev']['mean']:+.3f} | {_ci(v['ev'])} | {d['mean']:+.3f} {_ci(d)} |")
+            lines.append(f"| `{name}` | {_n(v['ev']['mean'], '+.3f')} | {_ci(v['ev'])} | {_n(d['mean'], '+.3f')} "
+                         f"{_ci(d)} |")
         if b.get("exact"):
             e = b["exact"]
-            lines += ["", f"Exact, over an infinite deck: the best response earns the banker {e['br_banker_ev']:+.4f}, "
-                      f"the drawing rule read off the model's play {e['read_banker_ev']:+.4f} (gap {e['read_br_gap']:+.4f}); "
-                      f"the player's exact best response to that rule earns {e['player_br_ev']:+.4f} "
-                      f"({e['exploitability']:+.4f} more than `{b['player']}`)."]
+            lines += ["", f"Exact, over an infinite deck: the best response earns the banker "
+                      f"{_n(e['br_banker_ev'], '+.4f')}, the drawing rule read off the model's play "
+                      f"{_n(e['read_banker_ev'], '+.4f')} (gap {_n(e['read_br_gap'], '+.4f')}); the player's exact "
+                      f"best response to that rule earns {_n(e['player_br_ev'], '+.4f')} "
+                      f"({_n(e['exploitability'], '+.4f')} more than `{b['player']}`)."]
         lines.append("")
     t = summary.get("timings")
     if t:
-        lines += ["| phase | seconds |", "|---|---|"] + [f"| {k} | {v:.0f} |" for k, v in t.get("phases_s", {}).items()]
-        lines.append(f"| total | {t.get('total_s', 0):.0f} |")
+        lines += ["| phase | seconds |", "|---|---|"]
+        lines += [f"| {k} | {_n(v, '.0f')} |" for k, v in t.get("phases_s", {}).items()]
+        lines.append(f"| total | {_n(t.get('total_s', 0), '.0f')} |")
     return "\n".join(lines) + "\n"
+
+
+class ReportError(ValueError):
+    """An input file the report cannot use (not JSON, or not the document expected): the message
+    names the flag and the file."""
+
+
+def _read_json(path: Path, flag: str, what: str) -> dict[str, Any]:
+    """The JSON object in ``path``, or :class:`ReportError` naming ``flag``, ``what`` was expected and the file."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ReportError(f"{flag}: expected {what}, got {str(path)!r}, which is unreadable: {error}") from None
+    if not isinstance(data, dict):
+        raise ReportError(f"{flag}: expected {what} (a JSON object), got {str(path)!r} holding a "
+                          f"{type(data).__name__}")
+    return data
+
+
+def _read_timings(path: Path) -> dict[str, Any]:
+    """The timings document of ``--timings``, checked as :func:`markdown` reads it."""
+    what = "a timings.json written by `python -m pontoon_tools.timings write`"
+    timings = _read_json(path, "--timings", what)
+    phases = timings.get("phases_s")
+    if not isinstance(phases, dict) or not all(isinstance(v, (int, float)) for v in phases.values()):
+        raise ReportError(f"--timings: expected {what}, got {str(path)!r}, which has no 'phases_s' table of seconds")
+    return timings
+
+
+def _check_run(run: Path, role: str, flag: str) -> None:
+    """Refuse, naming ``flag``, a run with no model to measure or one trained for the other role
+    (a belief banker's run is a banker's)."""
+    from agents.banker_belief import is_belief_run
+    from agents.checkpoint import read_config
+    from pontoon_tools.evaluation import check_role
+
+    if role == "banker" and is_belief_run(run):
+        return
+    try:
+        read_config(run / "model.zip")
+        check_role(run / "model.zip", role, str(run / "model.zip"))
+    except ValueError as error:
+        message = str(error)
+        raise ReportError(message if message.startswith(flag) else f"{flag}: {message}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -179,10 +237,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.markdown:
         if not Path(args.markdown).is_file():
             parser.error(f"--markdown: expected a summary.json written by this tool, got {args.markdown!r} (no such file)")
-        print(markdown(json.loads(Path(args.markdown).read_text())), end="")
+        try:
+            text = markdown(_read_json(Path(args.markdown), "--markdown", "a summary.json written by this tool"))
+        except ReportError as error:  # not JSON, or not an object
+            print(f"{parser.prog}: error: {error}", file=sys.stderr)
+            return 2
+        except (KeyError, TypeError, AttributeError, ValueError) as error:  # JSON, but not a summary's shape
+            print(f"{parser.prog}: error: --markdown: expected a summary.json written by this tool, got "
+                  f"{args.markdown!r}, whose fields do not fit ({type(error).__name__}: {error})", file=sys.stderr)
+            return 2
+        print(text, end="")
         return 0
-    require_minimums(parser, ("--rounds", args.rounds, 1), ("--banker-rounds", args.banker_rounds, 1),
-                     ("--seed", args.seed, 0))
+    # One round has no interval (its bounds would be null in every table); the first check keeps
+    # the message a zero always had.
+    require_minimums(parser, ("--rounds", args.rounds, 1), ("--rounds", args.rounds, 2),
+                     ("--banker-rounds", args.banker_rounds, 2), ("--seed", args.seed, 0))
     if not (args.player or args.banker or args.belief_banker or args.timings):
         parser.error("nothing to report: give --player, --banker, --belief-banker and/or --timings")
     if args.timings and not Path(args.timings).is_file():
@@ -195,10 +264,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return path.parent if path.suffix == ".zip" else path
 
     out = Path(args.out)
+    summary_path = out / "summary.json"
+    try:
+        # Every input is read and checked before the first measurement: a corrupt timings or
+        # summary file, or a checkpoint missing or of the other role, was found only after
+        # minutes of measuring (or after player.json was written).
+        timings = _read_timings(Path(args.timings)) if args.timings else None
+        summary: dict[str, Any] = _read_json(summary_path, "--out", "the summary.json this tool writes") \
+            if summary_path.is_file() else {}
+        for flag, given, role in (("--player", args.player, "player"), ("--banker", args.banker, "banker"),
+                                  ("--belief-banker", args.belief_banker, "banker")):
+            if given:
+                _check_run(run_dir(given), role, flag)
+    except ValueError as error:  # ReportError, CheckpointError: the message names the flag and the file
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    summary_path = out / "summary.json"
-    summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
     try:
         if args.player:
             summary["player"] = player_section(run_dir(args.player), out, args.rules, args.rounds, args.seed,
@@ -214,8 +296,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.rmdir()  # refused before anything was written: leave no empty folder behind
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
-    if args.timings:
-        summary["timings"] = json.loads(Path(args.timings).read_text())
+    if timings is not None:
+        summary["timings"] = timings
     write_json(summary, summary_path)
     text = markdown(summary)
     (out / "report.md").write_text(text)

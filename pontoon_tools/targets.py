@@ -15,20 +15,23 @@ The ``pagat`` player and the one-seat banker are the main job's (README, "The ma
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pontoon_tools.ablation import ROOT, shown_path, write_docs
+from pontoon_tools.ablation import (ToolError, check_docs, check_run_flags, interval, load_record, number, shown_path,
+                                    train, trained_as, write_docs)
 from pontoon_tools.belief import DEFAULT_ROUNDS as BELIEF_ROUNDS
 from pontoon_tools.evaluation import write_json
 
 BEGIN, END = "<!-- targets:begin -->", "<!-- targets:end -->"
+DEFAULT_STEPS = 2_000_000
+"""A target's budget unless it states its own (:attr:`Target.steps`) or ``--timesteps`` is given."""
+SESSION_ROUNDS, SESSION_TABLES = 10, 4096
+"""A session target's sessions: rounds each, and the tables the session protocol plays at once."""
 
 
 @dataclass(frozen=True)
@@ -81,14 +84,28 @@ TARGETS: tuple[Target, ...] = (
 )
 
 
-def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path, runs: Path,
+def budget(target: Target, timesteps: int | None) -> int:
+    """The steps (a belief banker's rounds) ``target`` trains for: its own budget where it states
+    one (the documented commands that reproduce the records rely on it), else ``--timesteps``, else
+    :data:`DEFAULT_STEPS`. ``run`` says so when it sets a ``--timesteps`` aside."""
+    return target.steps or (timesteps if timesteps is not None else DEFAULT_STEPS)
+
+
+def sessions_per_table(rounds: int) -> int:
+    """Sessions at each of the 4,096 tables a session target plays for about ``rounds`` rounds
+    (whole sessions at every table: at least one, so at least 40,960 rounds)."""
+    return max(1, rounds // (SESSION_ROUNDS * SESSION_TABLES))
+
+
+def run_target(target: Target, timesteps: int | None, seed: int, rounds: int, out: Path, runs: Path,
                python: str = sys.executable) -> dict[str, Any]:
-    """Train ``target`` with ``train.py``, measure it, write ``<out>/<name>.json``."""
+    """Train ``target`` with ``train.py``, measure it, write ``<out>/<name>.json``; ``timesteps``
+    (``None``: the target's own budget) as :func:`budget` says."""
     from agents.banker_belief import is_belief_run
     from pontoon_tools import protocol
 
     folder = runs / target.name
-    timesteps = target.steps or timesteps
+    timesteps = budget(target, timesteps)
     role_flags = () if "--role" in target.flags else ("--role", "player")
     # The other seats are train.py's defaults (threshold players; banker_threshold, casino_dealer
     # under casino): the opponents the protocol measures against.
@@ -96,25 +113,31 @@ def run_target(target: Target, timesteps: int, seed: int, rounds: int, out: Path
                "--out", shown_path(folder), "--seed", str(seed), "--timesteps", str(timesteps), "--eval-rounds", "0",
                "--no-progress"]
     started = time.perf_counter()
-    subprocess.run(command, check=True, cwd=ROOT)
+    train(command, f"target {target.name}")
     wall = time.perf_counter() - started
+    trained = trained_as(folder, timesteps, seed, command)
     model = folder if is_belief_run(folder) else folder / "model.zip"
     if target.kind == "player":
         result = protocol.player_protocol(model, target.rules, target.opponent, rounds=rounds, seed=1)
     elif target.kind == "session":
-        result = protocol.session_protocol(model, target.rules, target.opponent or "banker_threshold", session_rounds=10,
-                                           sessions_per_table=max(1, rounds // (10 * 4096)), seed=1)
+        result = protocol.session_protocol(model, target.rules, target.opponent or "banker_threshold",
+                                           session_rounds=SESSION_ROUNDS, sessions_per_table=sessions_per_table(rounds),
+                                           tables=SESSION_TABLES, seed=1)
     else:
         result = protocol.banker_protocol(model, target.rules, target.opponent or "threshold", rounds=rounds // 4,
                                           seed=1)
-    record = {"target": target.name, "kind": target.kind, "timesteps": timesteps,
-              "command": " ".join(command[1:]), "train_wall_s": round(wall, 1), "seed": seed, **result}
+    # The steps, seed and command train.py recorded (config.json), and the protocol's seed (the
+    # deals) under its own key: it is not the training's.
+    measured = {key: value for key, value in result.items() if key != "seed"}
+    record = {"target": target.name, "kind": target.kind, "timesteps": trained["timesteps"],
+              "command": trained["command"], "train_wall_s": round(wall, 1), "seed": trained["seed"], **measured,
+              "protocol_seed": result["seed"]}
     write_json(record, out / f"{target.name}.json")
     return record
 
 
-def _ci(d: dict[str, float]) -> str:
-    return f"{d['mean']:+.3f} [{d['low']:+.3f}, {d['high']:+.3f}]"
+def _ci(d: dict[str, Any]) -> str:
+    return interval(d)  # a dash for a bound a record left null (an interval of too few rounds)
 
 
 def table(out: Path) -> str:
@@ -125,21 +148,33 @@ def table(out: Path) -> str:
         path = out / f"{target.name}.json"
         if not path.is_file():
             continue
-        r = json.loads(path.read_text())
-        unit = " rounds" if target.counts_rounds else ""
-        head = f"| `{target.name}` | {r['timesteps']:,}{unit} | {r['train_wall_s']:.0f} |"
-        if target.kind == "player":
-            lines.append(f"{head} {r['rounds']:,} | {_ci(r['model_ev'])} | gap optimal − model, vs `{r['banker']}` "
-                         f"(optimal EV {r['optimal_ev']['mean']:+.3f}) | {_ci(r['gap'])} |")
-        elif target.kind == "session":
-            lines.append(f"{head} {r['sessions']:,} sessions of {r['session_rounds']} | {_ci(r['model_ev'])} | "
-                         f"model − optimal per round, same packs (optimal {r['optimal_ev']['mean']:+.3f}) | "
-                         f"{_ci(r['model_minus_optimal'])} |")
-        else:
-            for name, row in r["versus"].items():
-                lines.append(f"{head} {r['rounds']:,} | {_ci(r['model_ev'])} | model − `{name}` ({r['seats']} "
-                             f"`{r['player']}` players) | {_ci(row['model_minus'])} |")
+        keys = {"player": ("rounds", "model_ev", "banker", "optimal_ev", "gap"),
+                "session": ("sessions", "session_rounds", "model_ev", "optimal_ev", "model_minus_optimal"),
+                "banker": ("rounds", "model_ev", "versus", "seats", "player")}[target.kind]
+        r = load_record(path, ("timesteps", "train_wall_s", *keys))
+        try:
+            lines += _rows(target, r)
+        except (AttributeError, TypeError, ValueError, KeyError) as error:  # a field of another shape than run writes
+            raise ToolError(f"{path}: expected a record written by `run`, but a field does not fit: "
+                            f"{error!r}") from None
     return "\n".join(lines)
+
+
+def _rows(target: Target, r: dict[str, Any]) -> list[str]:
+    """The table's lines of one record."""
+    unit = " rounds" if target.counts_rounds else ""
+    # The steps train.py ran (whole rollouts), where the record has them; older records hold the budget asked for.
+    steps = (r.get("train") or {}).get("timesteps") or r["timesteps"]
+    head = f"| `{target.name}` | {number(steps, ',')}{unit} | {number(r['train_wall_s'], '.0f')} |"
+    if target.kind == "player":
+        return [f"{head} {number(r['rounds'], ',')} | {_ci(r['model_ev'])} | gap optimal − model, vs `{r['banker']}` "
+                f"(optimal EV {number(r['optimal_ev'].get('mean'), '+.3f')}) | {_ci(r['gap'])} |"]
+    if target.kind == "session":
+        return [f"{head} {number(r['sessions'], ',')} sessions of {r['session_rounds']} | {_ci(r['model_ev'])} | "
+                f"model − optimal per round, same packs (optimal {number(r['optimal_ev'].get('mean'), '+.3f')}) | "
+                f"{_ci(r['model_minus_optimal'])} |"]
+    return [f"{head} {number(r['rounds'], ',')} | {_ci(r['model_ev'])} | model − `{name}` ({r['seats']} "
+            f"`{r['player']}` players) | {_ci(row['model_minus'])} |" for name, row in r["versus"].items()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,8 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="train and measure targets")
     run.add_argument("--names", nargs="+", default=None, help=f"targets to run (default all: {[t.name for t in TARGETS]})")
-    run.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions per target (default 2,000,000)")
-    run.add_argument("--rounds", type=int, default=200_000, help="paired rounds per player target (banker: a quarter)")
+    run.add_argument("--timesteps", type=int, default=None,
+                     help=f"learner decisions per target (a belief banker's: rounds); given, it replaces every named "
+                          f"target's budget, its own included (default each target's own, else {DEFAULT_STEPS:,})")
+    run.add_argument("--rounds", type=int, default=200_000,
+                     help="paired rounds per player target (banker: a quarter; session: whole sessions of 10 rounds "
+                          "at 4,096 tables, at least 40,960 rounds)")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--out", default="docs/measurements/targets")
     run.add_argument("--runs", default="runs/targets")
@@ -158,24 +197,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     show.add_argument("--docs", default=None, help="rewrite the targets block of this Markdown file")
     args = parser.parse_args(argv)
     out = Path(args.out)
-    if args.command == "table":
-        text = table(out)
-        print(text)
-        if args.docs:
-            write_docs(text, Path(args.docs), BEGIN, END)
-        return 0
-    names = args.names or [t.name for t in TARGETS]
-    unknown = sorted(set(names) - {t.name for t in TARGETS})
-    if unknown:
-        parser.error(f"--names: unknown targets {unknown}; expected some of {[t.name for t in TARGETS]}")
-    for target in (t for t in TARGETS if t.name in names):
-        if (out / f"{target.name}.json").is_file() and not args.force:
-            print(f"[targets] {target.name}: measured already", flush=True)
-            continue
-        print(f"[targets] {target.name}: training {target.steps or args.timesteps:,} "
-              f"{'rounds' if target.counts_rounds else 'steps'}", flush=True)
-        run_target(target, args.timesteps, args.seed, args.rounds, out, Path(args.runs).resolve())
-    print(table(out))
+    try:
+        if args.command == "table":
+            if args.docs:  # before anything is printed: a missing file or markers is found first
+                check_docs(Path(args.docs), BEGIN, END)
+            text = table(out)
+            print(text)
+            if args.docs:
+                write_docs(text, Path(args.docs), BEGIN, END)
+            return 0
+        names = args.names or [t.name for t in TARGETS]
+        unknown = sorted(set(names) - {t.name for t in TARGETS})
+        if unknown:
+            parser.error(f"--names: unknown targets {unknown}; expected some of {[t.name for t in TARGETS]}")
+        chosen = [t for t in TARGETS if t.name in names]
+        bankers = any(t.kind == "banker" for t in chosen)  # they play a quarter of --rounds: at least 2
+        check_run_flags(parser, args.timesteps, args.rounds, args.seed, (("out", args.out), ("runs", args.runs)),
+                        least_rounds=8 if bankers else 2,
+                        rounds_why=": banker targets play a quarter of --rounds" if bankers else "")
+        for target in chosen:
+            if (out / f"{target.name}.json").is_file() and not args.force:
+                print(f"[targets] {target.name}: measured already", flush=True)
+                continue
+            steps = budget(target, args.timesteps)
+            own = (f" (its own budget; --timesteps {args.timesteps:,} applies to targets without one)"
+                   if args.timesteps is not None and target.steps and target.steps != args.timesteps else "")
+            print(f"[targets] {target.name}: training {steps:,} {'rounds' if target.counts_rounds else 'steps'}{own}",
+                  flush=True)
+            if target.kind == "session":
+                played = sessions_per_table(args.rounds) * SESSION_ROUNDS * SESSION_TABLES
+                if played != args.rounds:  # whole sessions at every table: say what is played instead
+                    print(f"[targets] {target.name}: --rounds {args.rounds:,} played as {played:,} rounds "
+                          f"({sessions_per_table(args.rounds)} x {SESSION_TABLES:,} sessions of {SESSION_ROUNDS} "
+                          "rounds)", flush=True)
+            run_target(target, args.timesteps, args.seed, args.rounds, out, Path(args.runs).resolve())
+        print(table(out))
+    except (ValueError, OSError) as error:  # a failed training, a refused model, a corrupt record: one line
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -67,6 +67,26 @@ def describe(timings: Mapping[str, Any]) -> str:
             f"core{'s' if where['usable_cores'] != 1 else ''} ({where['cpu']}), {timings['date']}")
 
 
+def missing_fields(timings: Mapping[str, Any]) -> list[str]:
+    """What :func:`describe` needs that ``timings`` lacks or holds in another shape (a file edited
+    by hand, or written by an older tool): each as ``'key'`` or ``'machine.key'``."""
+    def number(value: Any) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    missing = [f"'{key}'" for key in ("job", "date") if key not in timings]
+    if not number(timings.get("total_s")):
+        missing.append("'total_s' (seconds)")
+    phases = timings.get("phases_s")
+    if not isinstance(phases, Mapping) or not all(number(v) for v in phases.values()):
+        missing.append("'phases_s' (a table of seconds)")
+    where = timings.get("machine")
+    if not isinstance(where, Mapping):
+        missing.append("'machine' (a table)")
+    else:
+        missing += [f"'machine.{key}'" for key in ("usable_cores", "cpu") if key not in where]
+    return missing
+
+
 def _phase(text: str) -> tuple[str, float]:
     name, sep, value = text.partition("=")
     try:
@@ -111,6 +131,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if not isinstance(timings, dict) or not isinstance(timings.get("phases_s"), dict):
             print(f"timings: {str(args.path)!r} is not a timings file (no 'phases_s' table; "
+                  "`python -m pontoon_tools.timings write` makes one)", file=sys.stderr)
+            return 2
+        missing = missing_fields(timings)
+        if missing:  # describe() reads every one of them: a KeyError traceback otherwise
+            print(f"timings: {str(args.path)!r} is not a complete timings file (expected {', '.join(missing)}; "
                   "`python -m pontoon_tools.timings write` makes one)", file=sys.stderr)
             return 2
     print(describe(timings))
