@@ -1,7 +1,10 @@
 """Play whole rounds of a table with one policy per seat, straight on the engine.
 
-:func:`play_rounds` is the fast path the benchmark and the evaluation use: no Gymnasium wrapper,
-one :func:`~pontoon_env.game.observation.observe` per decision. Run as a script it measures each
+:func:`play_rounds` is the reference engine's plain loop (the EV tables here and the "SeatView
+policies" line of ``bench/engine.py`` use it; ``evaluate.py`` and the benchmark tasks play through
+:func:`pontoon_tools.evaluation.play_match`): no Gymnasium wrapper, one
+:func:`~pontoon_env.game.observation.observe` per decision. The pack is seeded ``seed``, the
+policies draw from a child stream of it (:func:`pontoon_env.game.runner.policy_rng`). Run as a script it measures each
 policy's expected value per round::
 
     python -m pontoon_tools.ev_table --rules pagat --players 4 --rounds 20000 --seed 0
@@ -22,7 +25,7 @@ import numpy as np
 
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.rules import Rules, make_rules
-from pontoon_env.game.runner import Seating, chooser, keep_banker, play_round
+from pontoon_env.game.runner import Seating, chooser, keep_banker, play_round, policy_rng
 from pontoon_tools.settings import build_parser, flag, from_args, setting
 
 def play_rounds(
@@ -62,7 +65,7 @@ def play_rounds(
     players = count - 1 if num_players is None else num_players
     game = PontoonGame(rules, players, seed=seed, banker=banker)
     seated = chooser(policies, game.num_seats)
-    rng = np.random.default_rng(None if seed is None else seed + 1)
+    rng = policy_rng(seed)
     results = np.zeros((num_rounds, game.num_seats), dtype=np.int64)
     for index in range(num_rounds):
         dealt = game.dealer_rounds

@@ -34,7 +34,7 @@ from pontoon_env.game.actions import AMOUNT_KINDS, Action, ActionKind, LegalActi
 from pontoon_env.game.engine import PontoonGame
 from pontoon_env.game.observation import HIDDEN, SeatView, observe
 from pontoon_env.game.rules import PRESETS, Rules, RulesError, make_rules
-from pontoon_env.game.runner import play_decision
+from pontoon_env.game.runner import play_decision, policy_rng
 from pontoon_tools.settings import build_parser, from_args, parse_option, plural, setting
 
 InputFn = Callable[[str], str]
@@ -333,7 +333,7 @@ def play(
     others = RoleSplit(player=player, banker=banker)
     human = TerminalPlayer(game, seat, input_fn, print_fn)
     seating = lambda acting, phase: human if acting == seat else others  # noqa: E731
-    rng = np.random.default_rng(None if seed is None else seed + 1)
+    rng = policy_rng(seed)
     print_fn(f"Pontoon, {rules.preset} rules: you are seat {seat}; seat {game.banker} holds the bank.")
     try:
         while True:

@@ -121,3 +121,33 @@ def test_the_first_card_view_has_rows_only_for_cards_it_dealt():
     dealt = [row for row in rows if row["first_card"] != "all"]
     assert 1 <= len(dealt) <= 3
     assert all(math.isfinite(row["model_ev"]) and row["share"] > 0 for row in dealt)
+
+
+def test_the_policies_stream_is_not_another_seeds_pack():
+    # default_rng(seed + 1) was the pack stream of the table seeded seed + 1.
+    import numpy as np
+
+    from pontoon_env.game.runner import policy_rng
+
+    ours = policy_rng(0).integers(2**62, size=8)
+    assert not np.array_equal(ours, np.random.default_rng(1).integers(2**62, size=8))
+    assert not np.array_equal(ours, np.random.default_rng(0).integers(2**62, size=8))
+    np.testing.assert_array_equal(ours, policy_rng(0).integers(2**62, size=8))  # seeded
+
+
+def test_the_ev_table_and_terminal_play_draw_their_policies_from_the_child_stream(monkeypatch):
+    from pontoon_tools import ev_table as table_module
+    from pontoon_tools import play as play_module
+
+    seeds = []
+    monkeypatch.setattr(table_module, "policy_rng", lambda seed: seeds.append(("ev_table", seed)) or
+                        __import__("numpy").random.default_rng(0))
+    monkeypatch.setattr(play_module, "policy_rng", lambda seed: seeds.append(("play", seed)) or
+                        __import__("numpy").random.default_rng(0))
+    from agents.registry import make_policy
+
+    rules = table_module.make_rules("pagat")
+    table_module.play_rounds(rules, [make_policy("banker_threshold", rules), make_policy("random", rules)], 3, seed=5)
+    play_module.play("pagat", num_players=1, seat=1, seed=6, max_rounds=1, input_fn=_lines(["1", "stick"] + ["1"] * 20),
+                     print_fn=lambda line: None)
+    assert seeds == [("ev_table", 5), ("play", 6)]

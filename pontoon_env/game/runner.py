@@ -65,6 +65,15 @@ def chooser(policies: Seating, num_seats: int) -> PolicyChooser:
     return lambda seat, phase: seated[seat]
 
 
+def policy_rng(seed: int | None) -> np.random.Generator:
+    """The policies' random stream of a table seeded ``seed``: a child of ``seed``'s seed sequence,
+    so it never repeats a table's pack stream (``default_rng(seed + 1)`` was the pack stream of
+    the table seeded ``seed + 1``); ``None``: fresh entropy."""
+    if seed is None:
+        return np.random.default_rng()
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+
+
 def _generator(rng: Generators, seat: int) -> np.random.Generator:
     return rng if isinstance(rng, np.random.Generator) else rng[seat]
 
