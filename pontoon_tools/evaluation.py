@@ -1022,20 +1022,29 @@ def _read_history(settings: EvaluateSettings) -> list[dict[str, Any]] | None:
             points train.py writes (a corrupt file used to stop the charts half-way with a bare
             JSON message that named no file).
     """
-    path = Path(str(settings.run)) / "eval_history.json"
+    return read_eval_history(Path(str(settings.run)) / "eval_history.json", f"--run {settings.run!r}")
+
+
+def read_eval_history(path: Path, label: str) -> list[dict[str, Any]] | None:
+    """A run's learning curve (``eval_history.json``) checked, for plotting: ``None`` when there is
+    none; an undefined statistic (written ``null`` by :func:`write_json`) becomes ``nan``, a gap in
+    the plot rather than a crash.
+
+    Raises:
+        EvaluationError: naming ``label`` and the file, when it is unreadable or not the list of
+            evaluation points train.py writes.
+    """
     if not path.is_file():
         return None
     expected = "a JSON list of evaluation points, each with its 'timesteps', as train.py writes"
     try:
         history = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise EvaluationError(f"--run {settings.run!r}: {str(path)!r} is unreadable: expected {expected}, "
-                              f"got {error}") from None
+        raise EvaluationError(f"{label}: {str(path)!r} is unreadable: expected {expected}, got {error}") from None
     if not isinstance(history, list) or not all(isinstance(point, dict) and "timesteps" in point
                                                 for point in history):
-        raise EvaluationError(f"--run {settings.run!r}: {str(path)!r}: expected {expected}, got "
+        raise EvaluationError(f"{label}: {str(path)!r}: expected {expected}, got "
                               f"{type(history).__name__} {str(history)[:80]}")
-    # write_json writes an undefined statistic as null: plot it as a gap (nan), not a crash.
     return [{key: math.nan if value is None else value for key, value in point.items()} for point in history]
 
 

@@ -63,8 +63,10 @@ def _bars_rows(first: str, first_ev: Mapping[str, float], others: Mapping[str, M
 
 
 def _history(run: Path) -> list[dict[str, Any]]:
-    path = run / "eval_history.json"
-    return json.loads(path.read_text()) if path.is_file() else []
+    """The run's learning curve for its chart (``null`` statistics as gaps; a corrupt file named)."""
+    from pontoon_tools.evaluation import read_eval_history
+
+    return read_eval_history(run / "eval_history.json", f"run {str(run)!r}") or []
 
 
 def player_section(run: Path, out: Path, rules: str = "pagat", rounds: int = 200_000, seed: int = 1,

@@ -183,8 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = sub.add_parser("run", help="train and measure targets")
     run.add_argument("--names", nargs="+", default=None, help=f"targets to run (default all: {[t.name for t in TARGETS]})")
     run.add_argument("--timesteps", type=int, default=None,
-                     help=f"learner decisions per target (a belief banker's: rounds); given, it replaces every named "
-                          f"target's budget, its own included (default each target's own, else {DEFAULT_STEPS:,})")
+                     help=f"learner decisions per target without a budget of its own (a belief banker's: rounds); "
+                          f"a target with its own budget keeps it, and says so (default {DEFAULT_STEPS:,})")
     run.add_argument("--rounds", type=int, default=200_000,
                      help="paired rounds per player target (banker: a quarter; session: whole sessions of 10 rounds "
                           "at 4,096 tables, at least 40,960 rounds)")

@@ -68,6 +68,7 @@ from pontoon_tools.evaluation import (
     check_scripted_role,
     estimate,
     guess_role,
+    scripted_role,
     load_policy,
     play_match,
     write_json,
@@ -422,8 +423,8 @@ class TrainSettings:
               "features", "none with --algo maskable_ppo or ppo (the feature layer is lean_ppo's and lean_dqn's)")
         check(not self.trunk or self.algo not in ("maskable_ppo", "ppo"), "trunk",
               "no --trunk with --algo maskable_ppo or ppo (the feature layer is lean_ppo's and lean_dqn's)")
-        check(self.learner_seat is None or self.role == "player", "learner_seat",
-              "no --learner-seat unless --role player (the banker's seat is the bank's)")
+        check(self.learner_seat is None or self.role != "banker", "learner_seat",
+              "no --learner-seat with --role banker (the banker's seat is the bank's)")
         check(self.warm_start is None or str(self.warm_start).lower() == "none" or self.algo != "lean_dqn",
               "warm_start", "'none' with --algo lean_dqn (imitation fits an actor, not Q-values)")
         check(self.buffer_steps >= 2, "buffer_steps", "at least 2 steps of every table")
@@ -1064,9 +1065,11 @@ class Trainer:
         self._check_scaler()
         self._check_out_folder()
         self.wall_offset = 0.0
+        """Wall seconds of the run this one continues, at its checkpoint (learning-curve times go on from there)."""
         self.learner_config: Any = None
         """The lean learner's ``PPOConfig`` / ``DQNConfig`` once built (config.json records it)."""
-        """Wall seconds of the run this one continues, at its checkpoint (learning-curve times go on from there)."""
+        self.loaded_hyperparameters: dict[str, Any] = {}
+        """What a resumed SB3 model keeps of its own that the settings would derive otherwise."""
         self.started = time.perf_counter()
         self.cpu_started = time.process_time()
 
@@ -1108,7 +1111,7 @@ class Trainer:
         """What the learner was built with, for config.json: the SB3 constructor's arguments, or
         the lean learner's configuration (``PPOConfig`` / ``DQNConfig``) with its network."""
         s = self.settings
-        built = hyperparameters(s, self.feature_kwargs)
+        built = {**hyperparameters(s, self.feature_kwargs), **self.loaded_hyperparameters}
         if s.algo not in LEAN or self.learner_config is None:
             return built
         fields = {key: value for key, value in dataclasses.asdict(self.learner_config).items() if key != "seed"}
@@ -1136,6 +1139,8 @@ class Trainer:
             return model, 0
         path = read_config(source)[0]  # checked when the trainer was made (check_source)
         model = load_model(path, self.settings.algo, env=vec_env, tensorboard_log=str(self.out / "tb"))
+        if self.settings.algo == "dqn":  # the loaded model keeps its own; config.json records that one
+            self.loaded_hyperparameters = {"learning_starts": int(model.learning_starts)}
         return model, int(model.num_timesteps)
 
     def check_source(self) -> Path | None:
@@ -1557,6 +1562,12 @@ class Trainer:
         if not self.settings.resume or not config_path.is_file():
             return
         if not self._resumes_in_place():
+            try:
+                earlier = json.loads(config_path.read_text()).get("resumed_from")
+            except (OSError, ValueError):
+                earlier = None
+            if earlier and Path(earlier).resolve() == Path(self.settings.resume).resolve():
+                return  # the same resume again (the first try stopped part-way): it starts over there
             raise TrainingError(f"--out: expected a new folder (or the resumed run's own) for --resume, got "
                                 f"{str(self.out)!r}, which holds another run")
         source_steps = int(read_config(self.settings.resume)[1].get("timesteps") or 0)
@@ -1694,6 +1705,18 @@ def train(settings: TrainSettings) -> dict[str, Any]:
             "wall_s": round(time.perf_counter() - trainer.started, 1)}
 
 
+def _side(settings: TrainSettings, role: str) -> TrainSettings:
+    """One side's settings of a ``--role both`` run: its role, and ``--warm-start`` only where the
+    teacher plays that role (a banker teacher warm-starts the banker, a player teacher the player;
+    one that plays both, such as ``random``, both)."""
+    teacher = settings.warm_start
+    if teacher and str(teacher).lower() != "none":
+        plays = scripted_role(teacher) or guess_role(teacher)
+        if plays not in (role, "any"):
+            teacher = None
+    return dataclasses.replace(settings, role=role, warm_start=teacher)
+
+
 def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
     """Alternate player and banker training for ``settings.generations`` generations.
 
@@ -1708,7 +1731,7 @@ def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
     # Check both roles' runs before the first is made: the banker's opponents will be the trained
     # player, which does not exist yet, so its table is checked with the given player specs.
     for role, opponents in (("player", player_specs + banker_specs), ("banker", player_specs)):
-        Trainer(dataclasses.replace(settings, role=role), role, out / "gen_01" / role, opponents=opponents)
+        Trainer(_side(settings, role), role, out / "gen_01" / role, opponents=opponents)
     latest: dict[str, Path | None] = {"player": None, "banker": None}
     generations = []
     for generation in range(1, settings.generations + 1):
@@ -1719,7 +1742,7 @@ def train_both(settings: TrainSettings, out: Path) -> dict[str, Any]:
                 opponents = player_specs + ([str(latest["banker"])] if latest["banker"] else banker_specs)
             else:
                 opponents = [str(latest["player"])]
-            sub = dataclasses.replace(settings, role=role, out=str(gen_dir / role), seed=settings.seed + generation)
+            sub = dataclasses.replace(_side(settings, role), out=str(gen_dir / role), seed=settings.seed + generation)
             trainer = Trainer(sub, role, gen_dir / role, opponents=opponents, init_from=latest[role])
             latest[role] = trainer.run()
             row[role] = str(latest[role])

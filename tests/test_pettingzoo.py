@@ -209,3 +209,12 @@ def test_observe_names_the_agents_it_knows():
     environment.reset(seed=0)
     with pytest.raises(ValueError, match=r"agent: expected one of \['seat_0', 'seat_1', 'seat_2'\], got 'seat_9'"):
         environment.observe("seat_9")
+
+
+def test_a_stacked_deal_that_leaves_nobody_to_act_is_refused_not_replaced():
+    environment = raw_env(rules="vingt_un_1800", rule_options={"bankroll": 1}, num_players=1)
+    environment.reset(seed=3)
+    table, agent = environment.game, environment.agent_selection
+    with pytest.raises(ValueError, match="the stacked deal leaves no seat able to act"):
+        environment.reset(seed=0, options={"deck": ["2C", "AS", "3C", "KS"]})
+    assert environment.game is table and environment.agent_selection == agent  # the episode goes on

@@ -427,3 +427,18 @@ def test_the_report_checks_every_role_before_measuring(tiny: dict[str, Path], tm
     assert not out.exists()
     assert report_main(["--player", str(tiny["banker"]), "--out", str(out), "--no-charts"]) == 2
     assert "--player: " in capsys.readouterr().err and not out.exists()
+
+
+def test_the_reports_learning_curve_plots_a_null_as_a_gap_and_names_a_corrupt_file(tmp_path: Path) -> None:
+    # write_json writes an undefined interval as null; the report passed it to the plot raw (TypeError).
+    import math
+
+    from pontoon_tools.evaluation import EvaluationError
+    from pontoon_tools.report import _history
+
+    (tmp_path / "eval_history.json").write_text(json.dumps([{"timesteps": 0, "vs/ev": 1.0, "vs/ev_ci_low": None}]))
+    assert math.isnan(_history(tmp_path)[0]["vs/ev_ci_low"])
+    (tmp_path / "eval_history.json").write_text('[{"timesteps": 0,')
+    with pytest.raises(EvaluationError, match="eval_history.json' is unreadable"):
+        _history(tmp_path)
+    assert _history(tmp_path / "none") == []

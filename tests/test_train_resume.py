@@ -108,7 +108,7 @@ def test_flags_that_would_be_ignored_or_clamped_are_refused(tmp_path: Path) -> N
         (dict(stake_levels=["50", "20"]), r"--stake-levels: expected min, max, a chip amount in 1\.\.10 .*got '50'"),
         (dict(stake_levels=["foo"]), r"--stake-levels: .*got 'foo'"),
         (dict(algo="maskable_ppo", vec_env="batched", rules="shoot"), r"--vec-env: expected auto, dummy or subproc"),
-        (dict(role="banker", learner_seat=1), r"--learner-seat: expected no --learner-seat unless --role player"),
+        (dict(role="banker", learner_seat=1), r"--learner-seat: expected no --learner-seat with --role banker"),
     ]
     for changes, message in cases:
         with pytest.raises(TrainingError, match=message):
@@ -144,3 +144,37 @@ def test_a_warm_start_teacher_of_the_other_role_is_refused(tmp_path: Path, role:
     with pytest.raises(ValueError, match=f"--warm-start {teacher}: expected a {role} policy"):
         train(settings)
     assert not (tmp_path / "run").exists()
+
+
+def test_a_both_run_takes_a_learner_seat_and_warm_starts_only_the_teachers_side() -> None:
+    from pontoon_tools.training import _side
+
+    TrainSettings(role="both", learner_seat=2, seats=4).validate()  # the player side's seat
+    settings = TrainSettings(role="both", warm_start="banker_smart", seats=2)
+    assert _side(settings, "banker").warm_start == "banker_smart"
+    assert _side(settings, "player").warm_start is None  # it would imitate the default player under that name
+    assert _side(dataclasses.replace(settings, warm_start="random"), "player").warm_start == "random"  # plays both
+
+
+def test_the_same_resume_again_after_it_stopped_part_way_is_not_another_run(tmp_path: Path) -> None:
+    first = run_folder(tmp_path, "p", TINY, timesteps=128, eval_rounds=0)
+    branch = tmp_path / "branch"
+    branch.mkdir()
+    # what the first try left: its config, written when the run starts, names the checkpoint it resumed
+    (branch / "config.json").write_text(json.dumps({"resumed_from": str(first / "model.zip"), "timesteps": 128}))
+    settings = dataclasses.replace(TINY, resume=str(first / "model.zip"), out=str(branch), timesteps=64)
+    Trainer(settings, "player", branch)  # accepted; another checkpoint into that folder is not:
+    other = run_folder(tmp_path, "q", TINY, timesteps=128, eval_rounds=0)
+    with pytest.raises(TrainingError, match="holds another run"):
+        Trainer(dataclasses.replace(settings, resume=str(other / "model.zip")), "player", branch)
+
+
+def test_a_resumed_dqn_records_the_learning_start_it_keeps(tmp_path: Path) -> None:
+    dqn = dataclasses.replace(SB3_TINY, algo="dqn", eval_rounds=0, batch_size=32)
+    first = run_folder(tmp_path, "d1", dqn, timesteps=2000)
+    train(dataclasses.replace(dqn, resume=str(first / "model.zip"), out=str(tmp_path / "d2"), timesteps=300,
+                              batch_size=None))
+    from agents.checkpoint import load_model
+
+    config = json.loads((tmp_path / "d2" / "config.json").read_text())
+    assert config["hyperparameters"]["learning_starts"] == load_model(tmp_path / "d2" / "model.zip", "dqn").learning_starts

@@ -229,10 +229,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             parse_cards(list(deck or ()) + list(bottom), self.rules.decks, name="reset options 'deck'/'bottom'")
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
+        stacked = deck is not None or bool(bottom)
+        before = (self._game, self._ledger_pos, self._pending, self._rounds_counted, self._decided_this_round,
+                  self._carried)
         for _attempt in range(MAX_SILENT_ROUNDS):
             game = PontoonGame(self.rules, self.num_players, seed=int(self._np_random.integers(2**63 - 1)))
             game.new_round(deck=deck, bottom=bottom)
-            deck, bottom = None, ()
             self._game = game
             self._ledger_pos = 0
             self._pending = [0] * game.num_seats
@@ -242,7 +244,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             if not game.is_round_over:
                 break
             # With finite bankrolls, the deals played through before any decision left no player
-            # able to stake: no episode to hand out, so deal a fresh table (as the Gymnasium env does).
+            # able to stake: no episode to hand out, so deal a fresh table (as the Gymnasium env
+            # does) - unless the caller stacked this deal, which another table would silently drop.
+            if stacked:
+                (self._game, self._ledger_pos, self._pending, self._rounds_counted, self._decided_this_round,
+                 self._carried) = before
+                raise ValueError("reset options 'deck'/'bottom': the stacked deal leaves no seat able to act "
+                                 f"(with bankroll {self.rules.bankroll}, nobody can stake after it); stack another")
         else:
             raise RuntimeError(f"no seat had a decision at {MAX_SILENT_ROUNDS} fresh tables; check the bankroll")
         self.agents = self.possible_agents[:]
