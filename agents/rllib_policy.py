@@ -73,6 +73,10 @@ def is_rllib_checkpoint(path: str | Path) -> bool:
         return False
 
 
+REQUIRED_KEYS = ("rules", "num_players", "modules")
+"""What every reader of an RLlib run config indexes (loading in a seat, ``--resume``)."""
+
+
 def read_rllib_config(path: str | Path) -> dict[str, Any]:
     """The run config of an RLlib checkpoint (``config.json`` in the checkpoint, else beside it).
 
@@ -93,6 +97,13 @@ def read_rllib_config(path: str | Path) -> dict[str, Any]:
                 raise RLlibCheckpointError(
                     f"run config {str(candidate)!r}: expected backend 'rllib' (written by train_rllib.py), "
                     f"got {config.get('backend')!r}"
+                )
+            # Loading and resuming index these keys; without them the error would be a bare KeyError.
+            missing = [key for key in REQUIRED_KEYS if key not in config]
+            if missing:
+                raise RLlibCheckpointError(
+                    f"run config {str(candidate)!r}: expected the keys {list(REQUIRED_KEYS)} (written by "
+                    f"train_rllib.py), got none for {missing}"
                 )
             return config
     raise RLlibCheckpointError(

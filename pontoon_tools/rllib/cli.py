@@ -151,7 +151,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "train_rllib.py") -> int
         # RulesError and RLlibCheckpointError are ValueErrors with a complete message.
         print(f"{prog}: error: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(summary, indent=2, default=str))
+    from pontoon_tools.evaluation import strict_json_value
+
+    # The same strict JSON as summary.json (a one-round eval's CI is null, not NaN).
+    print(json.dumps(strict_json_value(summary), indent=2, default=str, allow_nan=False))
     return 0
 
 

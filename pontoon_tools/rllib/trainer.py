@@ -49,6 +49,23 @@ CONNECT_TIMEOUT_S = 5.0
 AUTH_MODE_ENV = "RAY_AUTH_MODE"
 
 
+MAX_SEED = 2**32 - 1
+"""The largest seed RLlib accepts (it seeds numpy with it)."""
+
+
+def fits_batch(train_batch_size: int, fragment: int, envs_per_runner: int, runners: int) -> bool:
+    """Whether RLlib 2.60 accepts this batch: whole sampling calls reach ``train_batch_size`` within 10%.
+
+    A copy of ``AlgorithmConfig.validate_train_batch_size_vs_rollout_fragment_length`` (one learner).
+    """
+    unit = max(runners, 1) * envs_per_runner * fragment
+    batch = unit
+    while batch < train_batch_size:
+        batch += unit
+    return not (batch - train_batch_size > 0.1 * train_batch_size
+                or batch - unit - train_batch_size > 0.1 * train_batch_size)
+
+
 class RLlibTrainingError(ValueError):
     """A training run that cannot start as asked: a bad setting, an unreachable cluster, a bad resume."""
 
@@ -123,10 +140,13 @@ class RLlibSettings:
         need(1 <= self.minibatch_size <= self.train_batch_size, "--minibatch-size",
              f"an integer in 1..--train-batch-size ({self.train_batch_size})", self.minibatch_size)
         need(self.num_epochs >= 1, "--num-epochs", "an integer >= 1", self.num_epochs)
-        need(self.learning_rate > 0, "--lr", "a number > 0", self.learning_rate)
+        # A non-finite rate or bonus passes a plain comparison but turns the weights into NaN after iteration 1.
+        need(math.isfinite(self.learning_rate) and self.learning_rate > 0, "--lr", "a finite number > 0",
+             self.learning_rate)
         need(0 < self.gamma <= 1, "--gamma", "a number in (0, 1]", self.gamma)
         need(0 <= self.gae_lambda <= 1, "--gae-lambda", "a number in [0, 1]", self.gae_lambda)
-        need(self.ent_coef >= 0, "--ent-coef", "a number >= 0", self.ent_coef)
+        need(math.isfinite(self.ent_coef) and self.ent_coef >= 0, "--ent-coef", "a finite number >= 0",
+             self.ent_coef)
         need(bool(self.net_arch) and all(int(width) >= 1 for width in self.net_arch), "--net-arch",
              "comma-separated positive widths such as 64,64", self.net_arch)
         need(self.checkpoint_every >= 0, "--checkpoint-every", "an integer >= 0 (0: only the final checkpoint)",
@@ -134,10 +154,61 @@ class RLlibSettings:
         need(self.eval_rounds >= 0, "--eval-rounds", "an integer >= 0", self.eval_rounds)
         need(self.num_cpus is None or self.num_cpus >= 1, "--num-cpus", "an integer >= 1", self.num_cpus)
         need(self.threads >= 1, "--threads", "an integer >= 1", self.threads)
+        # RLlib seeds numpy/torch with these; outside 0..2**32-1 it fails only after Ray started.
+        need(0 <= self.seed <= MAX_SEED, "--seed", f"an integer in 0..{MAX_SEED}", self.seed)
+        need(self.eval_seed is None or 0 <= self.eval_seed <= MAX_SEED, "--eval-seed", f"an integer in 0..{MAX_SEED}",
+             self.eval_seed)
+        if self.eval_seed is None:  # the default eval seed is seed + 10000, which must fit too
+            need(self.seed + 10_000 <= MAX_SEED, "--seed", f"an integer in 0..{MAX_SEED - 10_000} without --eval-seed "
+                 "(the eval seed defaults to seed + 10000)", self.seed)
+        # 0 or less would still run one iteration (the loop checks after training).
+        need(self.max_iterations is None or self.max_iterations >= 1, "--max-iterations", "an integer >= 1",
+             self.max_iterations)
+        if self.address is None:
+            # Each env runner holds one core; more runners than the local instance has cores wait for
+            # a core for ever, without a message.
+            cores = self.num_cpus or os.cpu_count() or 1
+            need(self.num_env_runners <= cores, "--num-env-runners",
+                 f"0..{cores} (--num-cpus {cores}) for a local run", self.num_env_runners)
+        self._check_batch_divisibility()
+        # The run folder is made after Ray started; a file in its place would fail there with a traceback.
+        out = self.run_dir()
+        for path in (out, *out.parents):
+            if path.exists():
+                need(path.is_dir(), "--out", "a folder (new or existing)",
+                     f"{self.out or out} ({path} is a file)" if path != out else str(self.out or out))
+                break
         if self.address is not None and self.num_cpus is not None:
             raise RLlibTrainingError(
                 f"--num-cpus ({self.num_cpus}) sizes a local Ray instance; with --address {self.address!r} the "
                 "cluster's own resources are used (set them with `ray start --num-cpus`)"
+            )
+
+    def _check_batch_divisibility(self) -> None:
+        """RLlib's own rule (``validate_train_batch_size_vs_rollout_fragment_length``), checked before Ray starts.
+
+        Each sampling call yields ``rollout_fragment_length x num_envs_per_env_runner x max(1, num_env_runners)``
+        steps; RLlib refuses a ``train_batch_size`` that whole calls cannot reach within 10%.
+        """
+        if not fits_batch(self.train_batch_size, self.rollout_fragment_length, self.num_envs_per_env_runner,
+                          self.num_env_runners):
+            tables = self.num_envs_per_env_runner * max(1, self.num_env_runners)
+            unit = tables * self.rollout_fragment_length
+            fixes = []
+            # RLlib's own hint (batch // tables) can itself fail the 10% rule; offer only values that pass.
+            for fragment in (-(-self.train_batch_size // tables), self.train_batch_size // tables):
+                if fragment >= 1 and fits_batch(self.train_batch_size, fragment, self.num_envs_per_env_runner,
+                                                self.num_env_runners):
+                    fixes.append(f"--rollout-fragment-length {fragment}")
+                    break
+            batch = max(unit, round(self.train_batch_size / unit) * unit)
+            if batch >= self.minibatch_size:
+                fixes.append(f"--train-batch-size {batch}")
+            raise RLlibTrainingError(
+                f"--train-batch-size: expected a multiple (within 10%) of --rollout-fragment-length "
+                f"({self.rollout_fragment_length}) x tables per sampling call ({tables}: --num-envs-per-env-runner "
+                f"x max(1, --num-env-runners)) = {unit}, got {self.train_batch_size}"
+                + (f"; try {' or '.join(fixes)}" if fixes else "")
             )
 
     @property
@@ -368,7 +439,9 @@ def build_config(settings: RLlibSettings) -> Any:
                 settings.num_env_runners > 0 if settings.episodes_to_numpy is None else settings.episodes_to_numpy
             ),
         )
-        .multi_agent(policies=set(modules), policy_mapping_fn=mapping_fn(settings.policies),
+        # A list, not a set: a set's order follows PYTHONHASHSEED, and RLlib builds (and seeds) the
+        # modules in this order, so the same --seed would train differently from run to run.
+        .multi_agent(policies=list(modules), policy_mapping_fn=mapping_fn(settings.policies),
                      policies_to_train=list(modules))
         .rl_module(rl_module_spec=spec)
         .learners(num_learners=0)
@@ -421,6 +494,38 @@ def run_config(settings: RLlibSettings) -> dict[str, Any]:
 COMPATIBILITY_KEYS = ("num_players", "num_rounds", "obs_size", "n_actions", "action_names", "policies", "modules")
 
 
+def adopt_resume_net_arch(settings: RLlibSettings, log: Callable[[str], None] = print) -> None:
+    """Take the checkpoint's ``--net-arch`` when the flag was left at its default; refuse a different one.
+
+    The modules are rebuilt from ``--net-arch`` before the checkpoint's weights are loaded into them,
+    so another width fails in RLlib with a size-mismatch traceback (train.py's SB3 path does the same).
+
+    Raises:
+        RLlibTrainingError: ``--net-arch`` given and not the checkpoint's, or no readable checkpoint.
+    """
+    from agents.rllib_policy import RLlibCheckpointError, read_rllib_config
+
+    try:
+        saved = read_rllib_config(settings.resume)
+    except RLlibCheckpointError as error:
+        raise RLlibTrainingError(f"--resume: {error}") from None
+    trained = (saved.get("settings") or {}).get("net_arch")
+    if not trained:
+        return
+    trained = [int(width) for width in trained]
+    wanted = [int(width) for width in settings.net_arch]
+    if wanted == trained:
+        return
+    if wanted == RLlibSettings().net_arch:
+        settings.net_arch = trained
+        log(f"--resume {settings.resume}: using the checkpoint's --net-arch {','.join(map(str, trained))}")
+        return
+    raise RLlibTrainingError(
+        f"--net-arch: expected the checkpoint's {','.join(map(str, trained))} with --resume {settings.resume!r} "
+        f"(or leave it out), got {','.join(map(str, wanted))}"
+    )
+
+
 def check_resume(path: str, config: Mapping[str, Any]) -> Path:
     """The checkpoint folder to resume from, if it matches this run's table, layout and policies.
 
@@ -438,6 +543,17 @@ def check_resume(path: str, config: Mapping[str, Any]) -> Path:
             f"--resume {path!r}: trained for preset {saved['rules'].get('preset')!r}, this run plays "
             f"{config['rules'].get('preset')!r}"
         )
+    # Any rules option, not only the preset: a checkpoint trained with stick_min=15 learned that game.
+    # Both as config.json holds them (tuples become lists), so only real differences count.
+    trained_rules = json.loads(json.dumps(saved["rules"] or {}, default=str))
+    rules = json.loads(json.dumps(config["rules"], default=str))
+    differing = sorted(key for key in set(trained_rules) | set(rules) if trained_rules.get(key) != rules.get(key))
+    if differing:
+        raise RLlibTrainingError(
+            f"--resume {path!r}: expected the checkpoint's rules options, got other values for "
+            + ", ".join(f"{key} (checkpoint {trained_rules.get(key)!r}, this run {rules.get(key)!r})"
+                        for key in differing)
+        )
     for key in COMPATIBILITY_KEYS:
         if saved.get(key) != config.get(key):
             raise RLlibTrainingError(
@@ -445,7 +561,35 @@ def check_resume(path: str, config: Mapping[str, Any]) -> Path:
             )
     checkpoint = _checkpoint_dir(path)
     assert checkpoint is not None
+    _check_module_files(path, checkpoint, saved["modules"])
     return checkpoint
+
+
+def _check_module_files(path: str, checkpoint: Path, modules: list[str]) -> None:
+    """Every module the config lists has a readable weights file, checked before any file is written.
+
+    RLlib restores only the modules it finds (a missing one would train from scratch, silently)
+    and a damaged file fails deep in the restore, after the run folder was made.
+    """
+    import pickle
+
+    from agents.rllib_policy import MODULE_DIR
+
+    for module in modules:
+        state = checkpoint.joinpath(*MODULE_DIR, module, "module_state.pkl")
+        if not state.is_file():
+            raise RLlibTrainingError(
+                f"--resume {path!r}: expected module {module!r} (listed in its config.json) at {str(state)!r}, "
+                "got no such file"
+            )
+        try:
+            with state.open("rb") as handle:
+                pickle.load(handle)  # the file RLlib itself would unpickle on restore
+        except Exception as error:  # UnpicklingError, EOFError, ...: a truncated or foreign file
+            raise RLlibTrainingError(
+                f"--resume {path!r}: module {module!r} file {str(state)!r} is unreadable "
+                f"({type(error).__name__}: {error})"
+            ) from None
 
 
 def _scalar(value: Any) -> float | None:
@@ -591,6 +735,8 @@ def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[s
         RulesError: an unknown preset or rules option.
     """
     settings.validate()
+    if settings.resume:
+        adopt_resume_net_arch(settings, log)
     config = run_config(settings)  # resolves the rules: a bad preset fails before Ray starts
     resume_from = check_resume(settings.resume, config) if settings.resume else None
     preflight(settings)
@@ -614,7 +760,10 @@ def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[s
         except ImportError:  # TensorBoard logs are a convenience; progress.csv has the same numbers
             writer = None
         summary = _train_loop(algo, settings, config, out, writer, log)
-        (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+        # Strict JSON: a one-round eval has an undefined CI (NaN), which is not JSON; it is written null.
+        from pontoon_tools.evaluation import write_json
+
+        write_json(summary, out / "summary.json")
         log(f"saved {out / 'checkpoint'} and {out / 'config.json'}")
         return summary
     finally:
