@@ -19,7 +19,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -274,6 +274,19 @@ def table(out: Path) -> str:
     return "\n".join(lines)
 
 
+def show_table(make_table: Callable[[], str], docs: str | None, begin: str, end: str) -> int:
+    """The ``table`` subcommand of this tool and of :mod:`pontoon_tools.targets`: print the table
+    and, with ``--docs``, rewrite its block there (the file and its markers checked before anything
+    is printed)."""
+    if docs:
+        check_docs(Path(docs), begin, end)
+    text = make_table()
+    print(text)
+    if docs:
+        write_docs(text, Path(docs), begin, end)
+    return 0
+
+
 def write_docs(text: str, docs: Path, begin: str = BEGIN, end: str = END) -> None:
     """Replace the block of ``docs`` between the markers ``begin`` and ``end`` with ``text``."""
     content = docs.read_text()
@@ -304,13 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     try:
         if args.command == "table":
-            if args.docs:  # before anything is printed: a missing file or markers is found first
-                check_docs(Path(args.docs), BEGIN, END)
-            text = table(out)
-            print(text)
-            if args.docs:
-                write_docs(text, Path(args.docs))
-            return 0
+            return show_table(lambda: table(out), args.docs, BEGIN, END)
         names = args.rows or [r.name for r in ROWS]
         unknown = sorted(set(names) - {r.name for r in ROWS})
         if unknown:

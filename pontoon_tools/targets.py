@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pontoon_tools.ablation import (ToolError, check_docs, check_run_flags, interval, load_record, number, shown_path,
-                                    train, trained_as, write_docs)
+from pontoon_tools.ablation import (ToolError, check_run_flags, interval, load_record, number, show_table, shown_path,
+                                    train, trained_as)
 from pontoon_tools.belief import DEFAULT_ROUNDS as BELIEF_ROUNDS
 from pontoon_tools.evaluation import write_json
 
@@ -199,13 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     try:
         if args.command == "table":
-            if args.docs:  # before anything is printed: a missing file or markers is found first
-                check_docs(Path(args.docs), BEGIN, END)
-            text = table(out)
-            print(text)
-            if args.docs:
-                write_docs(text, Path(args.docs), BEGIN, END)
-            return 0
+            return show_table(lambda: table(out), args.docs, BEGIN, END)
         names = args.names or [t.name for t in TARGETS]
         unknown = sorted(set(names) - {t.name for t in TARGETS})
         if unknown:

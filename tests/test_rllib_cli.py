@@ -5,20 +5,11 @@ The checks here need no Ray (they run in ``.venv`` too) unless a test skips itse
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from pontoon_tools.rllib.trainer import RLlibSettings, RLlibTrainingError, fits_batch
-
-
-def load_script(name: str):
-    path = Path(__file__).resolve().parents[1] / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"{name}_cli_script", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from test_rllib_errors import load_script  # the checkout's scripts as modules, one loader for both files
 
 
 train_rllib = load_script("train_rllib")
