@@ -22,6 +22,7 @@ without it, and loading without it raises
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -48,7 +49,8 @@ EXPECTED = (
 
 
 class RLlibCheckpointError(ValueError):
-    """An RLlib checkpoint that is missing, unreadable, or made for another preset, table size or action layout."""
+    """An RLlib checkpoint that is missing, unreadable, or made for another preset, table size, rules
+    options or action layout."""
 
 
 def _checkpoint_dir(path: str | Path) -> Path | None:
@@ -112,7 +114,13 @@ def read_rllib_config(path: str | Path) -> dict[str, Any]:
 
 
 def check_compatible(config: Mapping[str, Any], rules: Rules, num_players: int | None, label: str) -> None:
-    """Refuse a checkpoint trained for another preset, table size or action layout than this table's.
+    """Refuse a checkpoint trained for another preset, table size, rules options or action layout than
+    this table's.
+
+    The rules options are compared as a ``.zip`` model's are (:func:`agents.model.check_fits`):
+    every option but those that only decide who holds the bank and how the pack is gathered between
+    rounds (:data:`agents.checkpoint.PLAY_IGNORED_OPTIONS`), so a checkpoint trained with
+    ``stick_min=15`` is not played, under its name, at a table of ``stick_min=16``.
 
     Raises:
         RLlibCheckpointError: naming what the checkpoint was trained for and what the table is.
@@ -129,6 +137,7 @@ def check_compatible(config: Mapping[str, Any], rules: Rules, num_players: int |
             f"RLlib checkpoint {label!r} was trained at a table of {trained_players} players, but this table has "
             f"{num_players}; its observation covers exactly {trained_players} other seats"
         )
+    _check_rules_options(config, rules, num_players, label)
     names = ActionTable(rules, config.get("action_levels")).names
     saved = config.get("action_names")
     if saved is not None and list(saved) != list(names):
@@ -143,6 +152,40 @@ def check_compatible(config: Mapping[str, Any], rules: Rules, num_players: int |
             f"RLlib checkpoint {label!r} observes {config['obs_size']} values, but a {rules.preset!r} table of "
             f"{players} players gives {size} (other rules options?)"
         )
+
+
+def _check_rules_options(config: Mapping[str, Any], rules: Rules, num_players: int | None, label: str) -> None:
+    """Refuse a checkpoint whose saved rules differ from the table's in any option that matters to
+    a policy that plays, through the check a ``.zip`` model goes through
+    (:func:`agents.model.check_fits`, :func:`agents.checkpoint.check_compatible`): one message
+    names the checkpoint and, for each option, the table's value and the checkpoint's.
+
+    The preset and the table size are checked before (with their own messages); the action layout
+    and observation size after. Ray-free: a refusal comes before any module is loaded.
+
+    Raises:
+        RLlibCheckpointError: the message of :func:`agents.checkpoint.check_compatible`.
+    """
+    from agents.checkpoint import PLAY_IGNORED_OPTIONS, CheckpointError, table_rules
+    from agents.checkpoint import check_compatible as check_table
+    from agents.model import check_fits
+
+    saved = config.get("rules")
+    if not isinstance(saved, Mapping):
+        return  # nothing to compare (the preset check above has read what there is)
+    try:
+        if num_players is None:
+            # Without a size only the rules are compared, without the deck count (it follows the size).
+            check_fits(label, {"rules": dict(saved)}, rules, None)
+        else:
+            # Only the rules (and the size, already found equal, for the message's "this table"):
+            # the action layout and observation size are checked after this, with their own messages.
+            players = int(num_players)
+            expected = {"rules": dataclasses.asdict(table_rules(rules, players)), "num_players": players}
+            found = {"rules": dict(saved), "num_players": players}
+            check_table(label, found, expected, ignore=PLAY_IGNORED_OPTIONS)
+    except CheckpointError as error:
+        raise RLlibCheckpointError(str(error)) from None
 
 
 def module_for_view(view: SeatView, policies: str) -> str:
