@@ -11,4 +11,5 @@ bash scripts/setup_rllib.sh
 VENV="${VENV_RLLIB:-.venv-rllib}"
 "$VENV/bin/python" -m pytest -n 2 --dist loadgroup -p no:cacheprovider \
   tests/test_env.py tests/test_pettingzoo.py tests/test_encoding.py tests/test_hidden_info.py \
-  tests/test_rllib_errors.py tests/test_rllib_cli.py tests/test_rllib.py "$@"
+  tests/test_rllib_errors.py tests/test_rllib_cli.py tests/test_rllib.py tests/test_rllib_folders.py \
+  tests/test_rllib_evaluate_rules.py "$@"

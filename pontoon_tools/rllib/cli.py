@@ -83,10 +83,14 @@ def build_parser(prog: str = "train_rllib.py") -> argparse.ArgumentParser:
     run.add_argument("--timesteps", type=int, default=DEFAULTS.timesteps,
                      help=f"decisions to sample, all seats together (default {DEFAULTS.timesteps:,})")
     run.add_argument("--seed", type=int, default=DEFAULTS.seed, help=f"seed (default {DEFAULTS.seed})")
-    run.add_argument("--out", default=None, metavar="DIR", help="run folder (default runs/<rules>-rllib)")
+    run.add_argument("--out", default=None, metavar="DIR",
+                     help="run folder (default runs/<rules>-rllib); without --resume, an earlier run there is "
+                          "replaced (its tb/ kept), as train.py does")
     run.add_argument("--resume", default=None, metavar="PATH",
                      help="continue from a checkpoint (run folder or checkpoint folder) for --timesteps more; it "
-                          "must match the rules, table size, action layout and policies")
+                          "must match the rules, table size, action layout and policies. The iterations (progress.csv, "
+                          "eval_history.csv, checkpoints/iter_N) go on from the checkpoint's; --out: its own run "
+                          "folder (the curve goes on there) or a new one")
     run.add_argument("--checkpoint-every", type=int, default=DEFAULTS.checkpoint_every,
                      help="save checkpoints/iter_N and score against the baselines every N iterations, 0 only at "
                           f"the end (default {DEFAULTS.checkpoint_every})")
@@ -94,7 +98,8 @@ def build_parser(prog: str = "train_rllib.py") -> argparse.ArgumentParser:
                      help="rounds per role of each score against the scripted baselines, 0 to skip "
                           f"(default {DEFAULTS.eval_rounds})")
     run.add_argument("--eval-seed", type=int, default=None, help="seed of those rounds (default: seed + 10000)")
-    run.add_argument("--max-iterations", type=int, default=None, help="stop after this many PPO iterations too")
+    run.add_argument("--max-iterations", type=int, default=None,
+                     help="stop after this many PPO iterations too (after --resume: this many more)")
     run.add_argument("--no-progress", action="store_true", help="no per-iteration printout")
 
     hyper = parser.add_argument_group("PPO hyperparameters")

@@ -18,7 +18,9 @@ What a run does (:func:`train`):
    layout: the model beside its config), which :mod:`agents.rllib_policy` loads into any seat.
 
 Everything that can be checked without Ray (settings, rules, the run folder) is checked before
-Ray is imported, so a bad option costs no cluster start.
+Ray is imported, so a bad option costs no cluster start. What ``--out`` already holds is decided
+then too (:func:`plan_run_folder`: an earlier run replaced, a resumed one continued, another
+refused), but the folder is touched only once Ray has started or joined the cluster.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ import json
 import math
 import os
 import platform
+import shutil
 import socket
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -456,6 +459,8 @@ def build_config(settings: RLlibSettings) -> Any:
             clip_param=settings.clip_param,
             vf_clip_param=settings.vf_clip_param,
         )
+        # Caps the episodes of one sampling call that count (200 / runners each); RLlib 2.60 empties the
+        # window at every report, so it does not smooth across iterations (see iteration_row).
         .reporting(metrics_num_episodes_for_smoothing=200)
         .debugging(seed=settings.seed, log_level="ERROR")
     )
@@ -605,6 +610,11 @@ def iteration_row(result: Mapping[str, Any], iteration: int, wall_s: float) -> d
 
     ``banker_return``: the banker's mean return per episode; ``player_return``: the mean return of
     one player seat per episode (the mean over the player agent ids); both in chips / min stake.
+    They are means over the episodes that *ended during this iteration*, not over the last 200:
+    RLlib 2.60 empties its ``metrics_num_episodes_for_smoothing`` window each time it reports (each
+    sampling call, then each iteration), so the window only caps one call's episodes, and the
+    driver averages the calls' means (a mean of means). None when no episode ended (a session
+    episode can outlast an iteration).
     ``steps_per_s``: decisions sampled this iteration per second of the whole iteration
     (sampling and learning; RLlib's own timers are smoothed over iterations, so they are not used).
     """
@@ -628,18 +638,182 @@ def iteration_row(result: Mapping[str, Any], iteration: int, wall_s: float) -> d
     return row
 
 
-def _append_csv(path: Path, row: Mapping[str, Any]) -> None:
-    new = not path.exists()
-    fields = list(row)
-    if not new:
-        with path.open() as handle:
+PROGRESS_FIELDS = ("iteration", "env_steps", "episodes", "banker_return", "player_return", "steps_per_s", "wall_s")
+EVAL_FIELDS = ("policy", "iteration", "env_steps", "player_ev", "player_ci95", "banker_ev", "banker_ci95")
+
+
+def progress_fields(settings: RLlibSettings) -> list[str]:
+    """``progress.csv``'s columns, all known before the first row: the fixed ones, then one return per module.
+
+    A module's return is missing from iterations in which none of its episodes ended (a session
+    episode can outlast an iteration), so the header cannot be taken from the first row.
+    """
+    return [*PROGRESS_FIELDS, *(f"return[{module}]" for module in sorted(module_ids(settings.policies, settings.seats)))]
+
+
+def _append_csv(path: Path, row: Mapping[str, Any], fields: Sequence[str]) -> None:
+    """Append ``row`` under the fixed header ``fields`` (a missing value is an empty cell).
+
+    A file with another header (one written before the columns were fixed) is rewritten under
+    ``fields`` first, so that every row of the file lines up with its header.
+    """
+    fields = list(fields)
+    if path.exists():
+        with path.open(newline="") as handle:
             header = next(csv.reader(handle), [])
-        fields = header + [key for key in row if key not in header]
+        if header != fields:
+            _rewrite_csv(path, fields, lambda row: True)
+    new = not path.exists()
     with path.open("a", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
         if new:
             writer.writeheader()
         writer.writerow({key: ("" if row.get(key) is None else row.get(key)) for key in fields})
+
+
+def _rewrite_csv(path: Path, fields: Sequence[str], keep: Callable[[dict[str, str]], bool]) -> None:
+    """Rewrite ``path`` under the header ``fields`` with only the rows ``keep`` accepts."""
+    with path.open(newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if keep(row)]
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(fields), extrasaction="ignore", restval="")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({key: ("" if row.get(key) is None else row.get(key)) for key in fields})
+
+
+# ------------------------------------------------------------------------------ run folder
+
+
+RUN_FILES = ("config.json", "progress.csv", "eval_history.csv", "summary.json", "checkpoint", "checkpoints")
+"""What a run writes into its folder besides ``tb/`` (TensorBoard keeps the events of every run, as train.py's does)."""
+
+
+@dataclass
+class RunFolder:
+    """Where a run writes and what it does first with what the folder already holds (see :func:`plan_run_folder`)."""
+
+    path: Path
+    replace: bool = False
+    """The folder holds an earlier run (or an earlier try of the same ``--resume``): its files go first."""
+    in_place: bool = False
+    """``--resume`` of a checkpoint of the run in this folder: its learning curve goes on."""
+
+    def prepare(self, config: Mapping[str, Any], log: Callable[[str], None]) -> Path:
+        """Clear what :attr:`replace` says, make the folder and write ``config.json``.
+
+        The config goes first, so that a run that crashes can still be inspected.
+        """
+        if self.replace:
+            log(f"replacing the earlier run in {self.path}")
+            for name in RUN_FILES:
+                target = self.path / name
+                if target.is_dir():
+                    shutil.rmtree(target)
+                else:
+                    target.unlink(missing_ok=True)
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / "config.json").write_text(json.dumps(config, indent=2, default=str) + "\n")
+        return self.path
+
+    def continue_from(self, iteration: int) -> None:
+        """After an in-place resume at ``iteration``: drop the curve's rows after it (they are trained again).
+
+        Only a run that stopped part-way has such rows (:func:`plan_run_folder` refused a finished
+        run's folder); keeping them would number two iterations alike.
+        """
+        if not self.in_place:
+            return
+        for name in ("progress.csv", "eval_history.csv"):
+            path = self.path / name
+            if path.is_file():
+                with path.open(newline="") as handle:
+                    header = next(csv.reader(handle), [])
+                _rewrite_csv(path, header, lambda row: _iteration_of(row) <= iteration)
+
+
+def _iteration_of(row: Mapping[str, Any]) -> int:
+    try:
+        return int(row.get("iteration") or 0)
+    except ValueError:
+        return 0
+
+
+def _checkpoint_iteration(checkpoint: Path) -> int | None:
+    """The training iteration a checkpoint was saved at (recorded in its ``config.json`` by :func:`_save`).
+
+    ``None`` for a checkpoint saved before the iteration was recorded; RLlib's own counter then
+    says it once the checkpoint is restored.
+    """
+    try:
+        value = json.loads((checkpoint / "config.json").read_text()).get("iteration")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return int(value) if isinstance(value, int) else None
+
+
+def _run_folder_of(checkpoint: Path) -> Path:
+    """The run folder a checkpoint belongs to: the one above ``checkpoints/`` for a periodic one."""
+    folder = checkpoint.resolve().parent
+    if folder.name == "checkpoints" and (folder.parent / "config.json").is_file():
+        folder = folder.parent
+    return folder
+
+
+def plan_run_folder(settings: RLlibSettings, resume_from: Path | None) -> RunFolder:
+    """What to do with ``--out`` before anything is written; refuse what would mix two runs.
+
+    As train.py does with its run folders:
+
+    * a fresh run into a folder that holds an earlier run replaces it (its config, curves,
+      summary and checkpoints go first; ``tb/`` keeps both), so no file of the old run is read or
+      appended to as this one's;
+    * ``--resume`` of a checkpoint of the run in ``--out`` continues that run there: the iterations,
+      ``progress.csv``, ``eval_history.csv`` and ``checkpoints/iter_N`` go on from the checkpoint's
+      iteration; refused when the folder's own ``checkpoint/`` is from a later iteration (resuming
+      an earlier one would overwrite it);
+    * ``--resume`` into a folder that holds another run is refused, unless that run was the same
+      ``--resume`` (it stopped part-way): it starts over there.
+
+    Raises:
+        RLlibTrainingError: naming ``--out``, when the folder holds a run this one must not touch.
+    """
+    out = settings.run_dir()
+    if not any((out / name).exists() for name in RUN_FILES):
+        return RunFolder(out)
+    try:
+        held = json.loads((out / "config.json").read_text())
+    except (OSError, ValueError):
+        held = {}  # a run that stopped before its config was whole
+    if not isinstance(held, dict):
+        held = {}
+    if held and held.get("backend") != "rllib":
+        raise RLlibTrainingError(
+            f"--out: expected a new folder or a train_rllib.py run folder, got {str(out)!r}, which holds a run of "
+            "another command (its config.json is not backend 'rllib'); pass a new folder"
+        )
+    if resume_from is None:
+        return RunFolder(out, replace=True)
+    if _run_folder_of(resume_from) == out.resolve():
+        resumed = _checkpoint_iteration(resume_from)
+        final = _checkpoint_iteration(out / "checkpoint")
+        if resumed is not None and final is not None and final > resumed:
+            raise RLlibTrainingError(
+                f"--out: resuming the checkpoint of iteration {resumed} ({str(resume_from)!r}) into its own run "
+                f"folder {str(out)!r} would overwrite that run's checkpoint/ and learning curve, trained to "
+                f"iteration {final}; pass a new folder to --out"
+            )
+        return RunFolder(out, in_place=True)
+    from agents.rllib_policy import _checkpoint_dir
+
+    earlier = (held.get("settings") or {}).get("resume")
+    earlier_checkpoint = _checkpoint_dir(earlier) if earlier else None
+    if earlier_checkpoint is not None and earlier_checkpoint.resolve() == resume_from.resolve():
+        return RunFolder(out, replace=True)  # the same resume again (the first try stopped part-way)
+    raise RLlibTrainingError(
+        f"--out: expected a new folder (or the resumed run's own) for --resume, got {str(out)!r}, which holds "
+        "another run; pass a new folder to --out"
+    )
 
 
 # -------------------------------------------------------------------------------- evaluation
@@ -719,18 +893,23 @@ def live_policy(algo: Any, settings: RLlibSettings) -> Any:
 # ------------------------------------------------------------------------------------ train
 
 
-def _save(algo: Any, folder: Path, config: Mapping[str, Any]) -> Path:
+def _save(algo: Any, folder: Path, config: Mapping[str, Any], iteration: int) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     algo.save_to_path(str(folder.resolve()))
-    (folder / "config.json").write_text(json.dumps(config, indent=2, default=str) + "\n")
+    # The iteration lets a later --resume check, before Ray starts, what it would continue or overwrite.
+    (folder / "config.json").write_text(json.dumps({**config, "iteration": iteration}, indent=2, default=str) + "\n")
     return folder
 
 
 def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run a training as ``settings`` say; return a summary (run folder, checkpoint, last curve rows).
 
+    A resumed run continues the checkpoint's iteration count: its ``progress.csv`` rows,
+    ``eval_history.csv`` rows and ``checkpoints/iter_N`` are numbered on from there.
+
     Raises:
-        RLlibTrainingError: bad settings, unreachable cluster, incompatible ``--resume``.
+        RLlibTrainingError: bad settings, unreachable cluster, incompatible ``--resume``, an ``--out``
+            folder holding a run this one must not touch.
         RayMissingError: Ray RLlib is not installed.
         RulesError: an unknown preset or rules option.
     """
@@ -739,27 +918,31 @@ def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[s
         adopt_resume_net_arch(settings, log)
     config = run_config(settings)  # resolves the rules: a bad preset fails before Ray starts
     resume_from = check_resume(settings.resume, config) if settings.resume else None
+    folder = plan_run_folder(settings, resume_from)
     preflight(settings)
-    out = settings.run_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(config, indent=2, default=str) + "\n")
+    # Ray first: a cluster that cannot be joined (--address auto with none running) leaves no half-made folder.
     ray, connected = connect(settings)
     algo = writer = None
     try:
+        out = folder.prepare(config, log)
         import torch
 
         torch.set_num_threads(settings.threads)
         algo = build_config(settings).build_algo()
+        start_iteration = 0
         if resume_from is not None:
             algo.restore_from_path(str(resume_from.resolve()))
-            log(f"resumed from {resume_from}")
+            # RLlib restores its iteration counter with the checkpoint; the checkpoint's config says it too.
+            start_iteration = int(getattr(algo, "iteration", 0) or 0) or (_checkpoint_iteration(resume_from) or 0)
+            folder.continue_from(start_iteration)
+            log(f"resumed from {resume_from} at iteration {start_iteration}")
         try:
             from tensorboardX import SummaryWriter
 
             writer = SummaryWriter(str(out / "tb"))
         except ImportError:  # TensorBoard logs are a convenience; progress.csv has the same numbers
             writer = None
-        summary = _train_loop(algo, settings, config, out, writer, log)
+        summary = _train_loop(algo, settings, config, out, writer, log, start_iteration)
         # Strict JSON: a one-round eval has an undefined CI (NaN), which is not JSON; it is written null.
         from pontoon_tools.evaluation import write_json
 
@@ -776,8 +959,12 @@ def train(settings: RLlibSettings, log: Callable[[str], None] = print) -> dict[s
 
 
 def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], out: Path, writer: Any,
-                log: Callable[[str], None]) -> dict[str, Any]:
-    """Iterate PPO until ``timesteps`` more decisions were sampled; log, checkpoint, score, save."""
+                log: Callable[[str], None], start_iteration: int = 0) -> dict[str, Any]:
+    """Iterate PPO until ``timesteps`` more decisions were sampled; log, checkpoint, score, save.
+
+    Iterations are numbered on from ``start_iteration`` (a resumed checkpoint's); ``--max-iterations``
+    and ``--timesteps`` count this run's own.
+    """
     from pontoon_env.game.rules import resolve_rules
 
     rules = resolve_rules(config["rules"])
@@ -786,11 +973,13 @@ def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], o
     rows: list[dict[str, Any]] = []
     evals: list[dict[str, Any]] = []
     sampled_at_start: int | None = None
-    iteration = 0
+    iteration = start_iteration
+    fields = progress_fields(settings)
     if settings.eval_rounds and not (out / "eval_history.csv").exists():
         # The reference line: the scripted baselines themselves, on the same cards as every later score.
         reference = score_against_baselines(ScriptedTable(rules), rules, settings.seats, settings.eval_rounds, eval_seed)
-        _append_csv(out / "eval_history.csv", {"policy": "scripted", "iteration": 0, "env_steps": 0, **reference})
+        _append_csv(out / "eval_history.csv", {"policy": "scripted", "iteration": 0, "env_steps": 0, **reference},
+                    EVAL_FIELDS)
         if settings.progress:
             log(f"scripted baselines on the eval cards ({settings.eval_rounds} rounds): player EV "
                 f"{reference['player_ev']:+.3f} ± {reference['player_ci95']:.3f}, banker EV "
@@ -803,7 +992,7 @@ def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], o
             this_iteration = int(_scalar(result.get("env_runners", {}).get("num_env_steps_sampled")) or 0)
             sampled_at_start = row["env_steps"] - this_iteration
         rows.append(row)
-        _append_csv(out / "progress.csv", row)
+        _append_csv(out / "progress.csv", row, fields)
         if writer is not None:
             for key, value in row.items():
                 if key not in ("iteration", "env_steps") and isinstance(value, (int, float)):
@@ -814,16 +1003,16 @@ def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], o
                 f"player {_fmt(row['player_return'])}  {_fmt(row['steps_per_s'], 0)} steps/s"
             )
         done = row["env_steps"] - sampled_at_start >= settings.timesteps or (
-            settings.max_iterations is not None and iteration >= settings.max_iterations
+            settings.max_iterations is not None and iteration - start_iteration >= settings.max_iterations
         )
         periodic = bool(settings.checkpoint_every) and iteration % settings.checkpoint_every == 0
         if periodic and not done:
-            _save(algo, out / "checkpoints" / f"iter_{iteration}", config)
+            _save(algo, out / "checkpoints" / f"iter_{iteration}", config, iteration)
         if (periodic or done) and settings.eval_rounds:
             scores = score_against_baselines(live_policy(algo, settings), rules, settings.seats,
                                              settings.eval_rounds, eval_seed)
             evals.append({"policy": "rllib", "iteration": iteration, "env_steps": row["env_steps"], **scores})
-            _append_csv(out / "eval_history.csv", evals[-1])
+            _append_csv(out / "eval_history.csv", evals[-1], EVAL_FIELDS)
             if writer is not None:
                 for key, value in scores.items():
                     writer.add_scalar(f"eval/{key}", value, row["env_steps"])
@@ -833,11 +1022,11 @@ def _train_loop(algo: Any, settings: RLlibSettings, config: Mapping[str, Any], o
                     f"{scores['banker_ev']:+.3f} ± {scores['banker_ci95']:.3f}")
         if done:
             break
-    _save(algo, out / "checkpoint", config)
+    _save(algo, out / "checkpoint", config, iteration)
     return {
         "run": str(out),
         "checkpoint": str(out / "checkpoint"),
-        "iterations": iteration,
+        "iterations": iteration - start_iteration,  # this run's own; "last" holds the iteration counted on from a resume
         "env_steps": rows[-1]["env_steps"],
         "wall_s": round(time.perf_counter() - started, 1),
         "last": rows[-1],
