@@ -436,13 +436,17 @@ class RoleSplit:
 
     Useful when the bank passes between rounds and a seat driven by one policy (say a trained
     player model) must sometimes bank.
+
+    Both must be policy objects (with ``act(view, legal, rng)``); a spec string such as
+    ``"threshold"`` is refused here, since building one needs the rules: pass
+    ``agents.registry.make_policy(spec, rules)`` instead.
     """
 
     name = "role_split"
 
     def __init__(self, player: object, banker: object) -> None:
-        self.player = player
-        self.banker = banker
+        self.player = _check_policy("player", player)
+        self.banker = _check_policy("banker", banker)
 
     def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
         policy = self.banker if view.phase in BANKER_PHASES else self.player
@@ -450,6 +454,22 @@ class RoleSplit:
 
     def __repr__(self) -> str:
         return f"RoleSplit(player={self.player!r}, banker={self.banker!r})"
+
+
+def _check_policy(name: str, policy: object) -> object:
+    """``policy`` if it is a policy object (a callable ``act``), else a ``TypeError`` naming ``name``
+    (a spec string or None would otherwise fail mid-round, at the first decision of that role)."""
+    if isinstance(policy, type) or not callable(getattr(policy, "act", None)):
+        hint = (
+            " (a spec string needs the rules: build the policy with agents.registry.make_policy(spec, rules))"
+            if isinstance(policy, str)
+            else " (an instance, not the class)" if isinstance(policy, type) else ""
+        )
+        raise TypeError(
+            f"{name}: expected a policy (an object with act(view, legal, rng)), "
+            f"got {policy!r} ({type(policy).__name__}){hint}"
+        )
+    return policy
 
 
 _DEFAULTS: dict[str, ScriptedPolicy] = {}

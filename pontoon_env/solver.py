@@ -878,6 +878,39 @@ def _as_rules(rules: Rules | str) -> Rules:
     return resolve_rules(rules)
 
 
+def _check_banker_rule(rules: Rules, banker_rule: object) -> BankerRule:
+    """``banker_rule``, or the rules' default for None; anything else refused by name (an ``int``
+    such as 17 would otherwise fail deep in the DP as an ``AttributeError``)."""
+    if banker_rule is None:
+        return default_banker_rule(rules)
+    if not isinstance(banker_rule, BankerRule):
+        raise TypeError(f"banker_rule: expected a BankerRule (or None for the rules' default), got {banker_rule!r}")
+    return banker_rule
+
+
+def _check_stake(rules: Rules, stake: object) -> int:
+    """The initial stake in chips: ``rules.min_stake`` for None, else an integer in the rules' range
+    (0 would divide by zero, 2.5 or 11 would value a stake the game never takes)."""
+    return rules.min_stake if stake is None else require_int("stake", stake, rules.min_stake, rules.max_stake)
+
+
+def _check_policy_fn(name: str, policy: object, *, solution: bool = False) -> PolicyFn:
+    """A player policy over :class:`Decision`: a callable (or, with ``solution``, a
+    :class:`Solution`, played by its optimal policy); anything else refused by name rather than
+    met at the first decision (None would otherwise evaluate the optimal policy instead)."""
+    if solution and isinstance(policy, Solution):
+        return policy.as_policy()
+    if isinstance(policy, Solution):
+        raise TypeError(f"{name}: expected a PolicyFn (a callable on a Decision), got a Solution: "
+                        "pass solution.as_policy()")
+    if not callable(policy) or isinstance(policy, type):
+        expected = "a PolicyFn (a callable on a Decision returning one of its legal moves)"
+        if solution:
+            expected += ", a Solution, or None for the optimal policy"
+        raise TypeError(f"{name}: expected {expected}, got {policy!r} ({type(policy).__name__})")
+    return policy  # type: ignore[return-value]
+
+
 @dataclass
 class Solution:
     """The optimal player policy against a fixed banker rule, and its EVs.
@@ -1005,10 +1038,8 @@ def solve(
     * A four-card hand "totalling 11 or less" (2011) uses the best total, as the stick minimum does.
     """
     rules = _as_rules(rules)
-    if banker_rule is not None and not isinstance(banker_rule, BankerRule):
-        raise TypeError(f"banker_rule: expected a BankerRule (or None for the rules' default), got {banker_rule!r}")
-    banker_rule = banker_rule or default_banker_rule(rules)
-    stake = rules.min_stake if stake is None else require_int("stake", stake, rules.min_stake, rules.max_stake)
+    banker_rule = _check_banker_rule(rules, banker_rule)
+    stake = _check_stake(rules, stake)
     solver = _Solver(rules, banker_rule, strategy=banker_strategy)
     ev, per_card = solver.ev_per_unit(stake)
     by_stake = {stake: per_card}
@@ -1054,26 +1085,30 @@ def evaluate_player_policy(
     player who stakes by his first card does; the EV is then chips per round / ``min_stake``.
     """
     rules = _as_rules(rules)
-    banker_rule = banker_rule or default_banker_rule(rules)
+    banker_rule = _check_banker_rule(rules, banker_rule)
+    policy_fn = _check_policy_fn("policy_fn", policy_fn)
+    stake = _check_stake(rules, stake)
+    choice = None if stake_choice is None else _check_stake_choice(rules, stake_choice)
     solver = _Solver(rules, banker_rule, policy_fn, banker_strategy)
-    if stake_choice is not None:
-        choice = _check_stake_choice(rules, stake_choice)
+    if choice is not None:
         return sum(P_VALUE[v] * solver.first_card_chips(choice[v], v) for v in VALUES) / rules.min_stake
-    stake = rules.min_stake if stake is None else stake
     return solver.ev_per_unit(stake)[0]
 
 
 def _check_stake_choice(rules: Rules, stake_choice: Mapping[int, int]) -> dict[int, int]:
-    """A stake for every first-card value, each within the rules' stake range."""
+    """A stake for every first-card value, each a whole number of chips (not a bool) within the
+    rules' stake range: 2.5 would be truncated, True taken as one chip."""
+    if not isinstance(stake_choice, Mapping):
+        raise TypeError("stake_choice: expected a mapping of first-card value (1..10) to stake, "
+                        f"got {type(stake_choice).__name__}")
     missing = [value for value in VALUES if value not in stake_choice]
     if missing:
         raise ValueError(f"stake_choice: expected a stake for every first-card value 1..10, missing {missing}")
-    for value, chips in stake_choice.items():
-        if not rules.min_stake <= chips <= rules.max_stake:
-            raise ValueError(
-                f"stake_choice[{value}]: expected a stake in {rules.min_stake}..{rules.max_stake}, got {chips!r}"
-            )
-    return {value: int(stake_choice[value]) for value in VALUES}
+    checked = {
+        value: require_int(f"stake_choice[{value}]", chips, rules.min_stake, rules.max_stake)
+        for value, chips in stake_choice.items()
+    }
+    return {value: checked[value] for value in VALUES}
 
 
 def threshold_policy(stick_at: int) -> PolicyFn:
@@ -1160,10 +1195,10 @@ def banker_best_response(
     it, and the EVs are chips per round / ``min_stake`` (``stake`` is then ``min_stake``).
     """
     rules = _as_rules(rules)
-    if banker_rule is not None and not isinstance(banker_rule, BankerRule):
-        raise TypeError(f"banker_rule: expected a BankerRule (or None for the rules' default), got {banker_rule!r}")
-    banker_rule = banker_rule or default_banker_rule(rules)
-    stake = rules.min_stake if stake is None else require_int("stake", stake, rules.min_stake, rules.max_stake)
+    banker_rule = _check_banker_rule(rules, banker_rule)
+    if policy is not None:
+        policy = _check_policy_fn("policy", policy, solution=True)
+    stake = _check_stake(rules, stake)
     if stake_choice is not None:
         choice = _check_stake_choice(rules, stake_choice)
         stake = rules.min_stake
@@ -1235,7 +1270,7 @@ def banker_outcomes(rules: Rules | str, banker_rule: BankerRule | None = None) -
     """Distribution of the banker's final hand under his fixed rule, from a fresh deal (naturals
     included, no conditioning): useful for checks and charts."""
     rules = _as_rules(rules)
-    model = _Model(rules, banker_rule or default_banker_rule(rules))
+    model = _Model(rules, _check_banker_rule(rules, banker_rule))
     probs = model.banker_final(model.banker_start(VALUES, exclude_natural=False))
     return {b: float(p) for b, p in zip(model.banker_list, probs, strict=True) if p > 0}
 
