@@ -164,14 +164,20 @@ class BeliefTable:
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
             raise ValueError(f"belief table {str(path)!r}: expected format {FORMAT!r}, got {found!r}")
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):  # a list gave a raw AttributeError ('list' has no 'items')
+            raise ValueError(f"belief table {str(path)!r}: 'options': expected a JSON object of rules options, "
+                             f"found {options!r} ({type(options).__name__})")
         try:
-            saved = make_rules(data["rules"], **{name: _tuple(value) for name, value in data.get("options", {}).items()})
+            saved = make_rules(data["rules"], **{name: _tuple(value) for name, value in options.items()})
             table = cls(saved, float(data["alpha"]))
             for name, level in zip(LEVELS, table.counts):
                 for key, rows in data["counts"][name]:
-                    level[_tuple(key)] = {_row_result(row): int(count) for row, count in rows}
+                    level[_tuple(key)] = {_row_result(row): _count(path, name, key, count) for row, count in rows}
             table.hands = int(data["hands"])
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            if str(error).startswith("belief table "):  # _count's own message names the file already
+                raise
             raise ValueError(f"belief table {str(path)!r} is malformed: {error!r}") from error
         if rules is not None:
             wanted = make_rules(rules) if isinstance(rules, str) else rules
@@ -242,6 +248,15 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_jsonable(item) for item in value]
     return value
+
+
+def _count(path: Path, level: str, key: Any, count: Any) -> int:
+    """A count of a saved table: a whole number of hands, never negative (a negative count was
+    accepted and bent the belief's probabilities)."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"belief table {str(path)!r}: 'counts' of level {level!r}, key {key!r}: expected a count "
+                         f"of hands (an integer >= 0), found {count!r} ({type(count).__name__})")
+    return count
 
 
 def _tuple(value: Any) -> Any:

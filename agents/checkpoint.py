@@ -25,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from pontoon_env.encoding import LEVEL_FIELDS, ActionLevels, ActionTable, ObservationEncoder
-from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
 
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.json"
+ROLES = ("player", "banker")
+"""The roles a checkpoint is trained for (its config's ``"role"``)."""
 COMPATIBILITY_KEYS = ("role", "num_players", "obs_size", "n_actions", "action_names")
 """Config entries that must match for a model to play (or resume training) at a table."""
 BANK_MOVEMENT_OPTIONS = ("bank_passing", "bank_sale", "bank_take_over_optional", "first_banker")
@@ -60,8 +62,11 @@ def find_checkpoint(path: str | Path) -> Path:
     model_path = Path(path)
     if model_path.is_dir():
         model_path = model_path / MODEL_FILE
-    if not model_path.exists() and model_path.with_suffix(".zip").exists():
-        model_path = model_path.with_suffix(".zip")
+    # The ".zip" left out is appended, never put in place of another suffix: "model.v2" means
+    # "model.v2.zip" (with_suffix gave "model.zip", another model) and "model.pt" is no model.
+    zipped = model_path.with_name(model_path.name + ".zip")
+    if not model_path.exists() and not model_path.name.lower().endswith(".zip") and zipped.exists():
+        model_path = zipped
     if not model_path.is_file():
         raise CheckpointError(
             f"checkpoint {str(path)!r} does not exist (expected a model .zip written by train.py, or its run "
@@ -94,7 +99,9 @@ def read_config(path: str | Path, required: bool = True) -> tuple[Path, dict[str
         if required:
             raise CheckpointError(
                 f"checkpoint {str(model_path)!r} has no {CONFIG_FILE} beside it, so its rules, table size and "
-                "action layout are unknown; train.py writes one into every run directory"
+                "action layout are unknown; train.py writes one into every run directory, and a model saved by "
+                "hand gets one from agents.checkpoint.save_checkpoint(model, path, {**table_config(rules, "
+                "num_players, role=...), 'algo': ...})"
             )
         return model_path, {}
     try:
@@ -103,6 +110,7 @@ def read_config(path: str | Path, required: bool = True) -> tuple[Path, dict[str
         raise CheckpointError(f"run config {str(found)!r} of {str(path)!r} is unreadable: {error}") from error
     if not isinstance(config, dict):
         raise CheckpointError(f"run config {str(found)!r} of {str(path)!r}: expected a JSON object")
+    _check_values(found, path, config)
     legacy = {_LEGACY_LEVEL_KEYS[key]: config.pop(key) for key in list(config) if key in _LEGACY_LEVEL_KEYS}
     if legacy and "action_levels" not in config:
         config["action_levels"] = legacy
@@ -119,6 +127,37 @@ def read_config(path: str | Path, required: bool = True) -> tuple[Path, dict[str
             raise CheckpointError(f"run config {str(found)!r} of {str(path)!r}: {error}") from error
         config["rules"] = dataclasses.asdict(played)
     return model_path, config
+
+
+def _check_values(found: Path, path: str | Path, config: Mapping[str, Any]) -> None:
+    """Refuse a config (edited by hand) whose table entries are of the wrong kind, naming the file,
+    the key, what was expected and what was found; every reader of the config then takes them as
+    they are (``"algo": 5`` gave an AttributeError inside the loader, ``"num_players": -1`` an error
+    without the file's name)."""
+    where = f"run config {str(found)!r} of {str(path)!r}"
+
+    def wrong(key: str, expected: str, value: Any) -> CheckpointError:
+        return CheckpointError(f"{where}: {key!r}: expected {expected}, found {value!r} ({type(value).__name__})")
+
+    algo = config.get("algo")
+    if algo is not None and not isinstance(algo, str):
+        raise wrong("algo", "the name of the algorithm (such as 'maskable_ppo')", algo)
+    role = config.get("role")
+    if role is not None and role not in ROLES:
+        raise wrong("role", " or ".join(repr(name) for name in ROLES), role)
+    seats = config.get("num_players")
+    if "num_players" in config and (isinstance(seats, bool) or not isinstance(seats, int)
+                                    or not 1 <= seats <= MAX_PLAYERS):
+        raise wrong("num_players", f"an integer in 1..{MAX_PLAYERS}", seats)
+    for key in ("obs_size", "n_actions"):
+        value = config.get(key)
+        if key in config and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise wrong(key, "a positive integer", value)
+    if config.get("action_levels") is not None:
+        try:
+            ActionLevels.parse(config["action_levels"])
+        except (TypeError, ValueError) as error:  # its message names the entry, what it expects and got
+            raise CheckpointError(f"{where}: {error}") from error
 
 
 def read_run_config(path: str | Path) -> dict[str, Any] | None:
@@ -273,10 +312,26 @@ def table_config(
     return config
 
 
+def config_opponent(spec: Any) -> str:
+    """An opponent as a run config records it (``"opponents"``, which :func:`env_kwargs` gives
+    back): a saved policy (a checkpoint file or a run folder) by its absolute path, so the table is
+    rebuilt from any folder (a relative ``run/model.zip`` named another file, or none, elsewhere);
+    a registry spec (``threshold:stick=16``) as it was given."""
+    from agents.registry import REGISTRY  # the registry imports the scripted policies: only when asked
+
+    text = str(spec)
+    if not text.strip() or text.partition(":")[0].strip().lower() in REGISTRY:
+        return text  # make_policy reads a registry name first, whatever the folder holds
+    path = Path(text).expanduser()
+    return str(path.resolve()) if path.exists() else text
+
+
 def env_kwargs(config: Mapping[str, Any]) -> dict[str, Any]:
     """The ``gymnasium.make("Pontoon-v0", ...)`` arguments of the table a checkpoint was trained at:
     its rules, size, role, action levels and observation form, and the opponents, learner seat and
-    episode it was trained with (where its config records them)."""
+    episode it was trained with (where its config records them). A checkpoint opponent is recorded
+    by its absolute path (:func:`config_opponent`); a config written before that holds the path as
+    it was typed, relative to the folder training ran in."""
     kwargs: dict[str, Any] = {
         "rules": dict(config["rules"]),
         "num_players": int(config["num_players"]),

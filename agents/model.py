@@ -20,8 +20,10 @@ import numpy as np
 from agents.checkpoint import action_levels as config_levels
 from agents.checkpoint import (
     PLAY_IGNORED_OPTIONS,
+    ROLES,
     CheckpointError,
     check_compatible,
+    config_path,
     load_model,
     read_config,
     table_config,
@@ -29,8 +31,11 @@ from agents.checkpoint import (
 )
 from pontoon_env.encoding import ActionLevels, ActionTable, ObservationEncoder
 from pontoon_env.game.actions import Action, LegalAction
+from pontoon_env.game.checks import require_bool, require_choice, require_int
+from pontoon_env.game.engine import MAX_PLAYERS
 from pontoon_env.game.observation import SeatView
 from pontoon_env.game.rules import RulesSpec, resolve_rules
+from pontoon_env.game.runner import BANKER_PHASES
 
 __all__ = ["CheckpointError", "ModelPolicy", "load_checkpoint"]
 
@@ -57,22 +62,41 @@ def single_threaded_after_fork() -> None:
 
 
 def load_checkpoint(
-    path: str | Path, rules: RulesSpec | None = None, num_players: int | None = None
+    path: str | Path, rules: RulesSpec | None = None, num_players: int | None = None, *, role: str | None = None
 ) -> tuple[Any, dict[str, Any]]:
-    """Load a model checkpoint and its run config (``{}`` when none was saved beside it).
+    """Load a model checkpoint and its run config (required: without it nothing says what table the
+    model fits, and a model of other rules or the other role would play unchecked).
 
     Args:
         path: the ``.zip`` written by training (the suffix may be left out), or a run directory.
         rules: when given, the rules of the table the model is about to play at; with
             ``num_players`` (default: the config's) the checkpoint must fit that table.
+        role: when given, the role of the seat it is to play (``"player"`` or ``"banker"``): a
+            checkpoint trained for the other role is refused.
 
     Raises:
-        CheckpointError: missing or corrupt file, unreadable config, or a table it does not fit.
+        CheckpointError: missing or corrupt file, a missing, unreadable or empty config, or a table (or
+            role) it does not fit.
     """
-    model_path, config = read_config(path, required=False)
+    if num_players is not None:
+        num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
+    if role is not None:
+        require_choice("role", role, ROLES)
+    model_path, config = read_config(path)
+    found = config_path(model_path)
+    if found is not None and not config:
+        # A config file that records nothing: without this the model was loaded unchecked (any
+        # rules, any table, any role), as if no config were there at all.
+        raise CheckpointError(
+            f"run config {str(found)!r} of checkpoint {str(path)!r} is empty: it records none of the rules, "
+            "table size, role and action layout the model was trained for, so whether it fits this table cannot "
+            "be checked (train.py writes them into every config)"
+        )
     if rules is not None and config:
         players = num_players if num_players is not None else config.get("num_players")
-        check_fits(path, config, rules, None if players is None else int(players))
+        check_fits(path, config, rules, None if players is None else int(players), role=role)
+    elif role is not None and config:
+        check_compatible(path, config, {"role": role})
     model = load_model(model_path, config.get("algo"))
     obs_size = config.get("obs_size")
     shape = _obs_shape(getattr(model, "observation_space", None))
@@ -83,21 +107,25 @@ def load_checkpoint(
     return model, config
 
 
-def check_fits(label: str | Path, config: Mapping[str, Any], rules: RulesSpec, num_players: int | None) -> None:
+def check_fits(
+    label: str | Path, config: Mapping[str, Any], rules: RulesSpec, num_players: int | None, role: str | None = None
+) -> None:
     """Refuse a checkpoint whose config does not fit a table of ``rules`` and ``num_players``
-    players (without a size, only the rules are compared); who holds the bank and how the pack is
-    shuffled between rounds (:data:`~agents.checkpoint.PLAY_IGNORED_OPTIONS`) do not matter to a
-    model that plays."""
+    players (without a size, only the rules are compared), or, with ``role``, a seat of that role;
+    who holds the bank and how the pack is shuffled between rounds
+    (:data:`~agents.checkpoint.PLAY_IGNORED_OPTIONS`) do not matter to a model that plays."""
     if num_players is None:
         # Without a size only the rules can be compared, and the deck count depends on the size.
         expected: dict[str, Any] = {"rules": dataclasses.asdict(resolve_rules(rules))}
         expected["rules"].pop("decks")
+        if role is not None:
+            expected["role"] = role
         found = dict(config)
         if "rules" in config:
             found["rules"] = {k: v for k, v in dict(config["rules"]).items() if k != "decks"}
         check_compatible(label, found, expected, ignore=PLAY_IGNORED_OPTIONS)
         return
-    expected = table_config(rules, num_players, config_levels(config))
+    expected = table_config(rules, num_players, config_levels(config), role=role)
     check_compatible(label, config, expected, ignore=PLAY_IGNORED_OPTIONS)
 
 
@@ -129,11 +157,16 @@ class ModelPolicy:
             one drawn with the seat's ``rng`` (from the policy's probabilities, or epsilon-greedy
             at the model's exploration rate for DQN), so a seeded match replays exactly (SB3's
             own sampling reads torch's global generator).
+        role: the role of the seat it is to play (``"player"`` or ``"banker"``), when known: a
+            checkpoint trained for the other role is refused here. Whether given or not, a model
+            whose config records its role refuses a decision of the other role when asked for one
+            (an environment's ``opponents={"banker": <player model>}``).
 
     Raises:
         CheckpointError: a missing or corrupt checkpoint, or one that does not fit this table
-            (other rules, table size or action layout: one message names every difference), or a
-            model whose observation or action size does not fit.
+            (other rules, table size, action layout or role: one message names every difference),
+            or a model whose observation or action size does not fit.
+        ValueError: ``num_players``, ``deterministic`` or ``role`` of the wrong kind (naming it).
     """
 
     def __init__(
@@ -145,11 +178,18 @@ class ModelPolicy:
         deterministic: bool = True,
         name: str | None = None,
         action_levels: ActionLevels | None = None,
+        role: str | None = None,
     ) -> None:
+        # A truthy string ("no") would sample; "1", True or 1.0 would pass for a table size.
+        deterministic = require_bool("deterministic", deterministic)
+        if num_players is not None:
+            num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
+        if role is not None:
+            require_choice("role", role, ROLES)
         self.given_rules = resolve_rules(rules)
         if isinstance(model_or_path, (str, Path)):
             single_threaded_after_fork()
-            self.model, self.config = load_checkpoint(model_or_path, self.given_rules, num_players)
+            self.model, self.config = load_checkpoint(model_or_path, self.given_rules, num_players, role=role)
             self.name = name or Path(model_or_path).stem
         else:
             if not callable(getattr(model_or_path, "predict", None)):
@@ -162,6 +202,8 @@ class ModelPolicy:
         self.levels = ActionLevels.parse(action_levels) if action_levels is not None else config_levels(self.config)
         self.deterministic = deterministic
         self.num_players = num_players if num_players is not None else self.config.get("num_players")
+        self.role: str | None = role if role is not None else self.config.get("role")
+        """The role the model plays (its config's, or the one given): a decision of the other role is refused."""
         self._dict_obs = hasattr(getattr(self.model, "observation_space", None), "spaces")
         self._maskable = "action_masks" in _predict_parameters(self.model)
         self._fast_mode: bool | None = None  # masked_mode_supported, decided on the first prediction
@@ -202,6 +244,16 @@ class ModelPolicy:
         return self._encoder
 
     def act(self, view: SeatView, legal: Sequence[LegalAction], rng: np.random.Generator) -> Action:
+        if self.role is not None and (view.phase in BANKER_PHASES) != (self.role == "banker"):
+            # A seat whose role is known only when it acts (an environment's opponents): the
+            # model never learnt the other role's decisions, as evaluate.py says when seating it.
+            asked = "banker" if view.phase in BANKER_PHASES else "player"
+            raise CheckpointError(
+                f"model {self.name!r} was trained for the {self.role} role but is asked for a {asked} decision "
+                f"({view.phase.name}) in seat {view.seat}: role: expected {asked!r}, found {self.role!r}; seat a "
+                f"{asked} model or policy there (agents.scripted.RoleSplit combines one of each role for a seat "
+                "that plays both)"
+            )
         encoder = self._encoder_for(len(view.balances))
         vector = encoder.encode(view)
         mask = self.table.mask(legal)

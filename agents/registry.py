@@ -282,7 +282,9 @@ def _parse_params(name: str, entry: Entry, text: str) -> dict[str, Any]:
     return kwargs
 
 
-def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | None = None) -> Policy:
+def make_policy(
+    spec: str | Policy, rules: Rules | str, *, num_players: int | None = None, role: str | None = None
+) -> Policy:
     """Return the policy a spec names.
 
     Args:
@@ -291,6 +293,8 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
         rules: the rules the policy will play (some policies read the settlement table from them).
         num_players: player seats at the table, passed on to a checkpoint's model policy and
             checked against a policy's ``max_players`` (``banker_best_response`` answers one).
+        role: the role of the seat (``"player"`` or ``"banker"``), when known: a checkpoint trained
+            for the other role is refused (:class:`agents.model.ModelPolicy`'s ``role``).
 
     Raises:
         PolicySpecError: unknown name or parameter, an invalid parameter value, or a table too large
@@ -336,7 +340,14 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
         raise PolicySpecError(f"policy {text!r}: a folder that holds no model.zip (a run directory of train.py "
                               f"has one); expected a policy name ({', '.join(POLICY_NAMES)}) or a checkpoint path")
     if entry is None and (text.lower().endswith(".zip") or Path(text).exists()):
-        return _load_checkpoint(text, rules, num_players)
+        return _load_checkpoint(text, rules, num_players, role)
+    path_part = text.partition(":")[0].strip()
+    if entry is None and params and (Path(path_part).exists() or Path(path_part + ".zip").exists()):
+        # "runs/x/model.zip:stick=16" said "unknown policy 'runs/x/model.zip'" of a file that is there.
+        raise PolicySpecError(
+            f"policy {text!r}: {path_part!r} is a model checkpoint, and a checkpoint takes no parameters "
+            f"(got {params.strip()!r}); give its path alone"
+        )
     if entry is None:
         raise PolicySpecError(
             f"unknown policy {name!r}: expected one of {POLICY_NAMES} (optionally name:key=value,...) "
@@ -358,13 +369,15 @@ def make_policy(spec: str | Policy, rules: Rules | str, *, num_players: int | No
     return policy
 
 
-def _load_checkpoint(path: str, rules: Rules, num_players: int | None) -> Policy:
+def _load_checkpoint(path: str, rules: Rules, num_players: int | None, role: str | None = None) -> Policy:
     """A trained model's policy; the model module is imported only when a checkpoint is asked for."""
     if not Path(path).exists():
         raise PolicySpecError(f"model checkpoint {path!r} does not exist (expected a .zip saved by training)")
     from agents.model import ModelPolicy
 
     kwargs: dict[str, Any] = {} if num_players is None else {"num_players": num_players}
+    if role is not None:
+        kwargs["role"] = role
     try:
         return ModelPolicy(path, rules, **kwargs)
     except ValueError as error:  # agents.model.CheckpointError: other rules, table size, bad file

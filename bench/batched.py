@@ -155,12 +155,15 @@ def trained_model(path: str) -> str:
     """A small MaskablePPO player trained for a moment on the vector env (the policy is what is timed)."""
     from sb3_contrib import MaskablePPO
 
+    from agents.checkpoint import save_checkpoint, table_config
+    from pontoon_env import make_rules
     from pontoon_env.envs.sb3 import PontoonSB3VecEnv
 
     env = PontoonSB3VecEnv(num_envs=256, num_players=4, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=2048, n_epochs=1, seed=0, device="cpu")
     model.learn(4096)
-    model.save(path)
+    # With its run config, as train.py saves a model: ModelPolicy checks the table against it.
+    save_checkpoint(model, path, {**table_config(make_rules("pagat"), 4, role="player"), "algo": "maskable_ppo"})
     return path
 
 

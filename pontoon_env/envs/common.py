@@ -97,9 +97,13 @@ class Opponents:
                 given[key] = spec
         else:
             given = {"players": specs}
-        build = lambda spec: make_policy(spec, rules, num_players=num_players)  # noqa: E731
-        self.players: Policy = build(given["players"]) if "players" in given else default_player_policy(rules)
-        self.banker: Policy = build(given["banker"]) if "banker" in given else default_banker_policy(rules)
+        # "players" and "banker" decide in one role only, so a checkpoint trained for the other one
+        # is refused here; a seat's own spec may play both roles when the bank moves.
+        def build(spec: PolicySpec, role: str | None = None) -> Policy:
+            return make_policy(spec, rules, num_players=num_players, role=role)
+
+        self.players: Policy = build(given["players"], "player") if "players" in given else default_player_policy(rules)
+        self.banker: Policy = build(given["banker"], "banker") if "banker" in given else default_banker_policy(rules)
         self.seats: dict[int, Policy] = {key: build(spec) for key, spec in given.items() if isinstance(key, int)}
 
     def policy(self, seat: int, banker: bool) -> Policy:
