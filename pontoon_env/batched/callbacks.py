@@ -91,11 +91,15 @@ def decide_batch(engine: Any, policy: Any, tables: np.ndarray, seats: np.ndarray
     if hasattr(policy, "act_batch") or isinstance(policy, ModelPolicy):
         obs = engine.observe(tables, seats)
         masks, amounts = engine.masks(tables)
+        # The policy gets a copy: its answer is checked against ``masks``, which a policy that
+        # changes its argument (``masks[:] = True``) would otherwise turn into a pass for illegal
+        # ids (applied by the compiled engine unchecked: a split of a non-pair, a fifth hand).
+        given = masks.copy()
         if hasattr(policy, "act_batch"):
-            answer = policy.act_batch(obs, masks)
+            answer = policy.act_batch(obs, given)
         else:  # a sampling model draws from the seats' streams (made only then: they cost a third of an evaluation)
             streams = None if policy.deterministic else [rngs[int(t)] for t in tables]
-            answer = policy.legal_ids(obs, masks, streams)
+            answer = policy.legal_ids(obs, given, streams)
         name = getattr(policy, "name", type(policy).__name__)
         try:
             # one integer id per table, in range (a -1 read as the last id was played as one)

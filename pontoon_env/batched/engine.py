@@ -205,7 +205,10 @@ class BatchedEngine:
         if tables is None:
             return self.all
         if isinstance(tables, np.ndarray) and tables.dtype == np.int64 and tables.ndim == 1:
-            idx = tables  # the engine's own callers: no conversion
+            # the engine's own callers: no conversion, except of a layout numba would compile the
+            # kernels again for (a strided view such as ``np.arange(n)[::2]``, or a read-only array)
+            flags = tables.flags
+            idx = tables if flags.c_contiguous and flags.writeable and flags.aligned else np.array(tables)
         else:
             try:
                 array = np.asarray(tables)

@@ -28,15 +28,28 @@ class PontoonSB3VecEnv(VecEnv):
     """SB3 ``VecEnv`` over a :class:`PontoonVectorEnv` (see the module docstring).
 
     Args:
-        venv: the vector environment; or ``None`` and ``num_envs`` / ``**kwargs`` to build one.
+        venv: the vector environment; or ``None`` and ``num_envs`` (default 1) / ``**kwargs`` to
+            build one (not both: a ``venv`` with other ``num_envs`` or any ``**kwargs`` is refused).
         legalize_penalty: replace illegal ids by the first legal one at this cost (``None``: pass
             them on, the env's ``illegal_action`` applies).
         seed: the seed of the first ``reset``.
+
+    Raises:
+        ValueError: ``venv`` together with a different ``num_envs`` or with environment arguments.
     """
 
-    def __init__(self, venv: PontoonVectorEnv | None = None, *, num_envs: int = 1,
+    def __init__(self, venv: PontoonVectorEnv | None = None, *, num_envs: int | None = None,
                  legalize_penalty: float | None = None, seed: int | None = None, **kwargs: Any) -> None:
-        self.venv = venv if venv is not None else PontoonVectorEnv(num_envs=num_envs, **kwargs)
+        if venv is not None:
+            if kwargs:
+                raise ValueError(f"venv is given, so the environment arguments {sorted(kwargs)} would be "
+                                 "ignored; give venv alone, or num_envs and the arguments without venv")
+            if num_envs is not None and num_envs != venv.num_envs:
+                raise ValueError(f"num_envs={num_envs!r} with a venv of {venv.num_envs} envs; give venv "
+                                 "alone, or num_envs and the environment arguments without venv")
+        else:
+            venv = PontoonVectorEnv(num_envs=1 if num_envs is None else num_envs, **kwargs)
+        self.venv = venv
         super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
         self.legalize_penalty = None if legalize_penalty is None else require_finite("legalize_penalty", legalize_penalty)
         self._seed = seed
@@ -44,18 +57,42 @@ class PontoonSB3VecEnv(VecEnv):
         self._empty = [{} for _ in range(self.num_envs)]
 
     def reset(self) -> Any:
-        obs, _ = self.venv.reset(seed=self._seed)
+        """Reset every env, with the seed of ``seed``/the constructor and the options of
+        :meth:`set_options` (both used once, as SB3's ``DummyVecEnv`` does). The options go to the
+        vector env's ``reset`` (the native one refuses any; the reference fallback passes them to
+        each table's), so they must be the same for every env: the tables are one env.
+        ``reset_infos`` gets each env's entries of the reset's ``info``.
+
+        Raises:
+            ValueError: options that differ between envs, or that the vector env refuses.
+        """
+        given = [dict(options) for options in self._options]
+        if any(options != given[0] for options in given):
+            raise ValueError("set_options: the envs are one batched env, reset together; give every env "
+                             f"the same options (or one dict), got {given!r}")
+        obs, info = self.venv.reset(seed=self._seed, **({"options": given[0]} if given[0] else {}))
         self._seed = None
+        self._reset_options()
+        self.reset_infos = _info_rows(info, self.num_envs)
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
         """Keep ``actions`` (one integer id per env; the shape and dtype are checked here, the range
-        and legality by the vector env, or by the legalizing where ``legalize_penalty`` is set)."""
+        and legality by the vector env, or by the legalizing where ``legalize_penalty`` is set).
+        Actions refused here are not kept: no step is pending after a failed call."""
+        self._actions = None
         self._actions = integer_rows("actions", actions, self.num_envs).astype(np.int64)
 
     def step_wait(self) -> tuple[Any, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        assert self._actions is not None, "step_async first"
-        actions = self._actions
+        """Step with the actions of the last :meth:`step_async` (used once).
+
+        Raises:
+            RuntimeError: no actions pending (no ``step_async`` since the last ``step_wait``, or it failed).
+        """
+        if self._actions is None:
+            raise RuntimeError("step_wait: no actions pending; call step_async(actions) first (a step_async "
+                               "that raised keeps none)")
+        actions, self._actions = self._actions, None
         illegal = None
         if self.legalize_penalty is not None:
             mask = self.venv.action_masks()
@@ -127,11 +164,38 @@ class PontoonSB3VecEnv(VecEnv):
         return [False for _ in self._indices(indices)]
 
     def seed(self, seed: int | None = None) -> Sequence[None | int]:
+        """Seed the next ``reset`` (``None``: a random seed, as SB3's ``VecEnv.seed`` draws). Returns
+        the seed each env is seeded from. The reference fallback seeds env ``i`` with ``seed + i``
+        (SB3's convention); the native vector env seeds every table from the one ``seed`` (table
+        ``i`` from ``(seed, i)``), so each entry is ``seed`` itself, not ``seed + i``."""
+        if seed is None:
+            seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
         self._seed = seed
-        return [seed for _ in range(self.num_envs)]
+        if isinstance(self.venv, PontoonVectorEnv):
+            return [seed for _ in range(self.num_envs)]
+        return [seed + i for i in range(self.num_envs)]
 
     def close(self) -> None:
         self.venv.close()
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         return [None for _ in range(self.num_envs)]
+
+
+def _info_rows(info: dict[str, Any], num_envs: int) -> list[dict[str, Any]]:
+    """A vector env's ``info`` (arrays of length ``num_envs``, a key's ``_key`` mask where it has
+    one) as one dict per env, as SB3's ``DummyVecEnv`` keeps its envs' reset infos."""
+    rows: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+    for key, values in info.items():
+        if key.startswith("_") and key[1:] in info:
+            continue
+        present = info.get(f"_{key}")
+        if isinstance(values, dict):
+            for i, row in enumerate(_info_rows(values, num_envs)):
+                if present is None or present[i]:
+                    rows[i][key] = row
+            continue
+        for i in range(num_envs):
+            if present is None or present[i]:
+                rows[i][key] = values[i]
+    return rows

@@ -129,10 +129,11 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         # row of one that nobody outside holds any more, and hands it out without a copy.
         self._obs_handed: list[np.ndarray] = [self._obs]
         self._final = np.zeros_like(self._obs)
-        # The last final-observation buffers handed out, each with the rows written into it.
-        self._handed: list[tuple[np.ndarray, np.ndarray]] = []
-        # The rows of self._final still holding an earlier step's final observation: the compiled
-        # pass zeroes each (and clears its flag) as it reaches that table.
+        # The last final-observation buffers handed out (taken back once nobody refers to them).
+        self._handed: list[np.ndarray] = []
+        # The rows of self._final to zero before the step writes it (every row of a reused buffer,
+        # which its holder may have changed anywhere): the compiled pass zeroes each (and clears
+        # its flag) as it reaches that table.
         self._final_dirty = np.zeros(num_envs, dtype=np.bool_)
         # What env_outputs writes per table (kernel.WRITE_*); every table's observation and mask by default.
         self._write_all = np.full(self.num_envs, kn.WRITE_LIVE, dtype=np.int8)
@@ -251,15 +252,15 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
         info["round_result"], info["_round_result"] = round_result, finished
         if ended.any():
             ended = ended.copy()  # self._ended is rewritten next step
-            # Handed over, not copied: the rows of tables that did not end stay zeros. The rows to
-            # clear on reuse are kept apart from info's array, which the caller may change.
+            # Handed over, not copied: the rows of tables that did not end are zeros (a reused
+            # buffer is zeroed whole, whatever its holder did with it).
             info["final_obs"], info["_final_obs"] = self._final, ended
             if self.dict_observation:  # in the observation space, as the episode's own observations are
                 final_mask = np.zeros(self._mask.shape, dtype=np.int8)  # an ended episode has no legal id ...
                 if self._cut_masks is not None:  # ... a truncated one its pending decision's (as TimeLimit's)
                     final_mask[self._cut_masks[0]] = self._cut_masks[1]
                 info["final_obs"] = {"observation": self._final, "action_mask": final_mask}
-            self._handed = [*self._handed[-1:], (self._final, ended.copy())]
+            self._handed = [*self._handed[-1:], self._final]
             self._final = None
         self._cut_masks = None
         if messages:
@@ -310,23 +311,25 @@ class PontoonVectorEnv(gym.vector.VectorEnv):
 
     def _take_back_final(self) -> None:
         """A buffer for this step's final observations, zero in every row the step does not write:
-        one of the last two handed out if
-        nothing refers to it any more (a loop that keeps each step's ``info`` until the next step
-        returns frees the one before), else a new one. A ``final_obs`` a caller keeps is never
-        written again; reusing the others matters because a new 6.6 MB buffer (4,096 tables) costs
-        a page fault per page written, about 540 a step (``perf stat -e page-faults``, ``docs/batched.md``).
-        The rows a reused buffer still holds from its last step are flagged, and the compiled pass
-        zeroes each as it reaches that table."""
+        one of the last two handed out if nothing refers to it any more (a loop that keeps each
+        step's ``info`` until the next step returns frees the one before), else a new one. A
+        ``final_obs`` a caller keeps is never written again; reusing the others matters because a
+        new 6.6 MB buffer (4,096 tables) costs a page fault per page written, about 540 a step
+        (``perf stat -e page-faults``, ``docs/batched.md``).
+
+        A reused buffer is zeroed in every row, not only in those its step wrote: the caller had it
+        and may have changed any row (``info["final_obs"][:] -= 1``), and the documented contract is
+        zeros in the rows of tables that did not end. Every row is flagged, and the compiled pass
+        zeroes each as it reaches that table (numpy's masked assignment of the written rows was 6%
+        of a step, 4,096 tables, cProfile)."""
         if self._final is not None:
             return
-        for i, (buffer, rows) in enumerate(self._handed):
-            # Referred to by its tuple in the list, by ``buffer`` and by getrefcount's argument only.
+        for i in range(len(self._handed)):  # not enumerate: its result tuple holds a reference too
+            buffer = self._handed[i]
+            # Referred to by the list, by ``buffer`` and by getrefcount's argument only.
             if sys.getrefcount(buffer) == 3:
-                # Zeroed by the compiled pass, table by table while the table is in the caches:
-                # numpy's masked assignment of these rows was 6% of a step (4,096 tables, cProfile).
-                self._final_dirty[:] = rows
-                self._final = buffer
-                del self._handed[i]
+                self._final_dirty[:] = True
+                self._final = self._handed.pop(i)
                 return
         self._final = np.zeros(self._obs.shape, dtype=np.float32)
         self._final_dirty[:] = False
@@ -460,10 +463,18 @@ class ReferenceVectorEnv(SyncVectorEnv):
     def action_masks(self) -> np.ndarray:
         return np.stack([env.unwrapped.action_masks() for env in self.envs])
 
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """:class:`SyncVectorEnv`'s ``reset``, refused once closed, as :meth:`PontoonVectorEnv.reset`."""
+        if self.closed:
+            raise RuntimeError("reset: the environment is closed")
+        return super().reset(seed=seed, options=options)
+
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """As :meth:`PontoonVectorEnv.step`: every table's action is checked before any table
         steps (its shape, dtype and range, and its legality where tables raise), so one bad id
-        leaves every table as it was and the error names the table."""
+        leaves every table as it was and the error names the table; refused once closed."""
+        if self.closed:
+            raise RuntimeError("step: the environment is closed")
         ids = check_ids(actions, self.num_envs, int(self.single_action_space.n))
         for t, env in enumerate(self.envs):
             single = env.unwrapped
