@@ -100,8 +100,8 @@ def read_config(path: str | Path, required: bool = True) -> tuple[Path, dict[str
             raise CheckpointError(
                 f"checkpoint {str(model_path)!r} has no {CONFIG_FILE} beside it, so its rules, table size and "
                 "action layout are unknown; train.py writes one into every run directory, and a model saved by "
-                "hand gets one from agents.checkpoint.save_checkpoint(model, path, {**table_config(rules, "
-                "num_players, role=...), 'algo': ...})"
+                "hand gets one from agents.checkpoint.save_checkpoint(model, path, "
+                "{**env.unwrapped.checkpoint_config(), 'algo': ...}) with the env it was trained on"
             )
         return model_path, {}
     try:
