@@ -223,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     require_minimums(parser, ("--rounds", args.rounds, 1), ("--seed", args.seed, 0), ("--top", args.top, 1),
                      ("--branches", args.branches, 0))
+    for cards in args.branch_cards:  # a decision to draw comes at two cards or more: 0 or 1 would search in vain
+        require_minimums(parser, ("--branch-cards", cards, 2))
     model = Path(args.run) / "model.zip" if Path(args.run).is_dir() else Path(args.run)
     try:
         rules = resolve_rules(args.rules)
@@ -246,6 +248,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.branches > 0 else []
     if branches:
         print("\n" + format_branches(branches))
+    elif args.branches > 0:
+        # Say why the third view is missing rather than print nothing: no hand of those sizes had
+        # twist and buy both legal where the model drew (under pagat a hand stops at five cards).
+        cards = ", ".join(str(n) for n in sorted(set(args.branch_cards)))
+        print(f"\nno draw decision with twist and buy both legal at a hand of {cards} cards in "
+              f"{1000 * args.branches:,} rounds: the third view is empty")
     if args.out:
         write_json({"model": str(model), "rounds": args.rounds, "seed": args.seed, "by_first_card": first,
                     "costly": costly, "branches": branches}, Path(args.out))

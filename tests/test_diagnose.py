@@ -33,3 +33,31 @@ def test_draw_branches_value_later_cards_and_stop_where_none_come() -> None:
     assert "| hand | cards | decisions |" in format_branches(rows)
     never = draw_branches("threshold:buy=0", rules, "banker_threshold", 5, seed=3, cards=(3,), max_rounds=200)
     assert never == []
+
+
+def test_the_command_refuses_hand_sizes_no_draw_comes_at() -> None:
+    # A hand decides to draw at two cards or more: --branch-cards 1 would search 1,000 rounds in vain.
+    import pytest
+
+    from pontoon_tools.diagnose import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["runs/none/model.zip", "--branches", "1", "--branch-cards", "2", "1"])
+    assert exit_info.value.code == 2
+
+
+def test_the_command_says_when_the_third_view_found_nothing(tmp_path, capsys) -> None:
+    # Before: with --branch-cards 9 (no pagat hand draws at nine cards) the command printed the
+    # first two views and nothing at all for the third, as if --branches had not been given.
+    import torch
+
+    from pontoon_tools.diagnose import main
+    from pontoon_tools.training import Trainer, TrainSettings
+
+    torch.set_num_threads(1)
+    settings = TrainSettings(role="player", timesteps=64, seats=1, n_envs=2, n_steps=32, batch_size=32, n_epochs=1,
+                             eval_rounds=0, progress=False, net_arch=[8], warm_start="none", out=str(tmp_path / "p"))
+    model = Trainer(settings, "player", tmp_path / "p").run()
+    assert main([str(model), "--rounds", "20", "--top", "1", "--branches", "1", "--branch-cards", "9"]) == 0
+    out = capsys.readouterr().out
+    assert "no draw decision with twist and buy both legal at a hand of 9 cards in 1,000 rounds" in out
