@@ -480,9 +480,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                              f"(default the smaller of --rounds and {BELIEF_READ_ROUNDS:,})")
     parser.add_argument("--sessions-per-table", type=int, default=None,
                         help="session: sessions at each of the 4,096 tables (default 4)")
+    parser.add_argument("--cache", default=None,
+                        help=f"player, banker: the folder of the scripted references' per-round results, "
+                             f"kept between runs (default {CACHE})")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="player, banker: play the references again, reading and writing no cache")
     args = parser.parse_args(argv)
     # A flag another role does not read would be silently ignored: refuse it instead.
     for flag, value, roles in (("--rounds", args.rounds, ("player", "banker")),
+                               ("--cache", args.cache, ("player", "banker")),
+                               ("--no-cache", args.no_cache or None, ("player", "banker")),
                                ("--read-rounds", args.read_rounds, ("banker",)),
                                ("--session-rounds", args.session_rounds, ("session",)),
                                ("--sessions-per-table", args.sessions_per_table, ("session",))):
@@ -497,6 +504,10 @@ def main(argv: Sequence[str] | None = None) -> int:
              if value is not None]  # None: the defaults
     require_minimums(parser, *given, ("--session-rounds", args.session_rounds, 1),
                      ("--sessions-per-table", args.sessions_per_table, 1), ("--seed", args.seed, 0))
+    if args.cache is not None and args.no_cache:
+        parser.error(f"--cache: expected no --cache with --no-cache, got {args.cache!r}")
+    if args.cache is not None and under_a_file(args.cache):
+        parser.error(f"--cache: expected a folder, got {args.cache!r}, a file or a path under one")
     if args.out and under_a_file(Path(args.out).parent):
         parser.error(f"--out: {args.out!r} lies under a file, not a folder")
     if args.out and Path(args.out).is_dir():  # found before the run, not by write_json after it
@@ -514,12 +525,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """The protocol ``args`` ask for: its row and its text."""
+    cache = None if args.no_cache else Path(args.cache) if args.cache is not None else CACHE
     if args.role == "player":
-        row = player_protocol(args.model, args.rules, args.opponent, rounds=args.rounds if args.rounds is not None else 200_000, seed=args.seed)
+        row = player_protocol(args.model, args.rules, args.opponent, rounds=args.rounds if args.rounds is not None else 200_000,
+                              seed=args.seed, cache=cache)
         text = _format_player(row)
     elif args.role == "banker":
         row = banker_protocol(args.model, args.rules, args.opponent or "threshold", rounds=args.rounds if args.rounds is not None else 100_000,
-                              seed=args.seed, read_rounds=args.read_rounds)
+                              seed=args.seed, read_rounds=args.read_rounds, cache=cache)
         text = _format_banker(row)
     else:
         row = session_protocol(args.model, args.rules, args.opponent or "banker_threshold", seed=args.seed,

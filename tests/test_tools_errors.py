@@ -442,3 +442,30 @@ def test_the_reports_learning_curve_plots_a_null_as_a_gap_and_names_a_corrupt_fi
     with pytest.raises(EvaluationError, match="eval_history.json' is unreadable"):
         _history(tmp_path)
     assert _history(tmp_path / "none") == []
+
+
+# ------------------------------------------------------------------ the protocol's cache folder
+
+
+def test_the_protocol_writes_its_cache_where_told_or_nowhere(tiny: dict[str, Path], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    # Before: the scripted references' results always went to results/cache under the working
+    # folder, with no flag to move or skip it.
+    from pontoon_tools.protocol import main as protocol_main
+
+    monkeypatch.chdir(tmp_path)
+    cache = tmp_path / "elsewhere"
+    assert protocol_main(["player", str(tiny["player"]), "--rounds", "40", "--cache", str(cache)]) == 0
+    assert list(cache.glob("*.npz")) and not (tmp_path / "results").exists()
+    assert protocol_main(["player", str(tiny["player"]), "--rounds", "40", "--no-cache"]) == 0
+    assert not (tmp_path / "results").exists()
+    for argv, message in (
+        (["--cache", str(cache), "--no-cache"], "--cache: expected no --cache with --no-cache"),
+        (["--cache", str(next(cache.glob("*.npz")))], "--cache: expected a folder"),
+    ):
+        with pytest.raises(SystemExit):
+            protocol_main(["player", str(tiny["player"]), "--rounds", "40", *argv])
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        protocol_main(["session", str(tiny["player"]), "--no-cache"])
+    assert "--no-cache: used only by the player and banker protocols" in capsys.readouterr().err
