@@ -34,6 +34,7 @@ from typing import Any
 
 from agents.banker_smart import BankerSmart, visible_result
 from pontoon_env.game.cards import CARD_VALUE
+from pontoon_env.game.checks import require_int
 from pontoon_env.game.hands import HandClass, HandResult
 from pontoon_env.game.observation import HIDDEN, HandView
 from pontoon_env.game.rules import Rules, make_rules
@@ -253,10 +254,10 @@ def _jsonable(value: Any) -> Any:
 def _count(path: Path, level: str, key: Any, count: Any) -> int:
     """A count of a saved table: a whole number of hands, never negative (a negative count was
     accepted and bent the belief's probabilities)."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise ValueError(f"belief table {str(path)!r}: 'counts' of level {level!r}, key {key!r}: expected a count "
-                         f"of hands (an integer >= 0), found {count!r} ({type(count).__name__})")
-    return count
+    try:
+        return require_int(f"'counts' of level {level!r}, key {key!r} (hands)", count, 0)
+    except ValueError as error:
+        raise ValueError(f"belief table {str(path)!r}: {error}") from None
 
 
 def _tuple(value: Any) -> Any:

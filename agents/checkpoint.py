@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pontoon_env.encoding import LEVEL_FIELDS, ActionLevels, ActionTable, ObservationEncoder
+from pontoon_env.game.checks import require_choice, require_int
 from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.rules import Rules, RulesSpec, resolve_rules
 
@@ -142,17 +143,16 @@ def _check_values(found: Path, path: str | Path, config: Mapping[str, Any]) -> N
     algo = config.get("algo")
     if algo is not None and not isinstance(algo, str):
         raise wrong("algo", "the name of the algorithm (such as 'maskable_ppo')", algo)
-    role = config.get("role")
-    if role is not None and role not in ROLES:
-        raise wrong("role", " or ".join(repr(name) for name in ROLES), role)
-    seats = config.get("num_players")
-    if "num_players" in config and (isinstance(seats, bool) or not isinstance(seats, int)
-                                    or not 1 <= seats <= MAX_PLAYERS):
-        raise wrong("num_players", f"an integer in 1..{MAX_PLAYERS}", seats)
-    for key in ("obs_size", "n_actions"):
-        value = config.get(key)
-        if key in config and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise wrong(key, "a positive integer", value)
+    try:  # the game's argument checks, their message prefixed with the file
+        if config.get("role") is not None:
+            require_choice("role", config["role"], ROLES)
+        if "num_players" in config:
+            require_int("num_players", config["num_players"], 1, MAX_PLAYERS)
+        for key in ("obs_size", "n_actions"):
+            if key in config:
+                require_int(key, config[key], 1)
+    except ValueError as error:
+        raise CheckpointError(f"{where}: {error}") from error
     if config.get("action_levels") is not None:
         try:
             ActionLevels.parse(config["action_levels"])

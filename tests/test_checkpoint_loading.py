@@ -163,10 +163,10 @@ def test_a_path_without_zip_gets_zip_appended_not_put_in_place_of_its_suffix(tmp
     [
         ("algo", 5, r"'algo': expected the name of the algorithm .*found 5 \(int\)"),
         ("action_levels", {"stake": "x"}, r"action_levels\['stake'\]: expected a list of levels .*got 'x'"),
-        ("num_players", -1, r"'num_players': expected an integer in 1\.\.9, found -1"),
-        ("num_players", "2", r"'num_players': expected an integer in 1\.\.9, found '2' \(str\)"),
-        ("num_players", 2.0, r"'num_players': expected an integer in 1\.\.9, found 2\.0 \(float\)"),
-        ("role", "dealer", r"'role': expected 'player' or 'banker', found 'dealer'"),
+        ("num_players", -1, r"num_players: expected an integer in 1\.\.9, got -1"),
+        ("num_players", "2", r"num_players: expected an integer in 1\.\.9, got '2' \(str\)"),
+        ("num_players", 2.0, r"num_players: expected an integer in 1\.\.9, got 2\.0 \(float\)"),
+        ("role", "dealer", r"role: expected one of \['player', 'banker'\], got 'dealer'"),
     ],
 )
 def test_a_hand_edited_config_is_refused_naming_the_file_and_the_key(tiny_models, tmp_path, key, value,
@@ -210,8 +210,8 @@ def test_a_hand_edited_belief_table_is_refused_naming_the_file_and_the_key(tmp_p
                 for name, level in data["counts"].items()}
 
     folder = _belief(tmp_path / "negative", counts=negative)
-    with pytest.raises(ValueError, match=r"negative/belief\.json': 'counts' of level .*expected a count of hands "
-                                         r"\(an integer >= 0\), found -5"):
+    with pytest.raises(ValueError, match=r"negative/belief\.json': 'counts' of level .* \(hands\): expected an "
+                                         r"integer >= 0, got -5"):
         BeliefTable.load(folder / "belief.json")
 
 
