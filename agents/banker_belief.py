@@ -182,10 +182,10 @@ class BeliefTable:
             raise ValueError(f"belief table {str(path)!r} is malformed: {error!r}") from error
         if rules is not None:
             wanted = make_rules(rules) if isinstance(rules, str) else rules
-            if _options(wanted) != _options(saved) or wanted.preset != saved.preset:
+            if _play_options(wanted) != _play_options(saved) or wanted.preset != saved.preset:
                 raise ValueError(
-                    f"belief table {str(path)!r} was learnt under {saved.preset!r} "
-                    f"({_differences(saved, wanted)}); expected rules {wanted.preset!r}"
+                    f"belief table {str(path)!r} was learnt under other rules than this table's: "
+                    f"{_differences(saved, wanted)} (learnt under {saved.preset!r}, the table plays {wanted.preset!r})"
                 )
         return table
 
@@ -238,8 +238,17 @@ def _options(rules: Rules) -> dict[str, Any]:
             if f.name != "preset" and getattr(rules, f.name) != getattr(base, f.name)}
 
 
+def _play_options(rules: Rules) -> dict[str, Any]:
+    """:func:`_options` without those that only decide who holds the bank between rounds
+    (``BANK_MOVEMENT_OPTIONS``): a showdown does not depend on them, and the environments set them
+    themselves (they keep the bank in one seat), so a belief fits a table whatever they are."""
+    from agents.checkpoint import BANK_MOVEMENT_OPTIONS
+
+    return {name: value for name, value in _options(rules).items() if name not in BANK_MOVEMENT_OPTIONS}
+
+
 def _differences(saved: Rules, wanted: Rules) -> str:
-    names = sorted(set(_options(saved)) | set(_options(wanted)))
+    names = sorted(set(_play_options(saved)) | set(_play_options(wanted)))
     diff = [f"{name}={getattr(saved, name)!r} not {getattr(wanted, name)!r}" for name in names
             if getattr(saved, name) != getattr(wanted, name)]
     return ", ".join(diff) if diff else "another preset"

@@ -141,11 +141,17 @@ def train_belief(settings: Any, out: Path) -> dict[str, Any]:
                                (settings.eval_seed if settings.eval_seed is not None else settings.seed + 10_000))
             diff = mine.ev(0) - other.ev(0)
             rows[f"minus_{name}"] = float(diff.mean())
-            rows[f"minus_{name}_half_width"] = float(1.96 * diff.std(ddof=1) / np.sqrt(len(diff)))
+            # one round has no interval: null, as the other evaluations write it (NaN is no JSON)
+            rows[f"minus_{name}_half_width"] = (float(1.96 * diff.std(ddof=1) / np.sqrt(len(diff)))
+                                                if len(diff) > 1 else None)
         write_json(rows, out / "eval.json")
         summary["eval"] = rows
         if settings.progress:
-            print("  " + ", ".join(f"model - {name} {rows[f'minus_{name}']:+.3f} (+-{rows[f'minus_{name}_half_width']:.3f})"
+            def width(name: str) -> str:
+                half = rows[f"minus_{name}_half_width"]
+                return "no interval" if half is None else f"+-{half:.3f}"
+
+            print("  " + ", ".join(f"model - {name} {rows[f'minus_{name}']:+.3f} ({width(name)})"
                                    for name in ("banker_threshold", "banker_smart"))
                   + f" over {settings.eval_rounds:,} paired rounds", file=sys.stderr, flush=True)  # stdout is train.py's JSON summary
     if settings.progress:

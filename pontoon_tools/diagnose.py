@@ -37,7 +37,7 @@ import numpy as np
 from pontoon_env.game.rules import Rules, resolve_rules
 from pontoon_env.game.runner import keep_banker
 from pontoon_tools.evaluation import estimate, load_policy, play_match, write_json
-from pontoon_tools.settings import require_minimums
+from pontoon_tools.settings import require_file_out, require_minimums
 
 
 def banker_rule(banker: str, rules: Rules) -> Any:
@@ -225,6 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      ("--branches", args.branches, 0))
     for cards in args.branch_cards:  # a decision to draw comes at two cards or more: 0 or 1 would search in vain
         require_minimums(parser, ("--branch-cards", cards, 2))
+    require_file_out(parser, "--out", args.out)
     model = Path(args.run) / "model.zip" if Path(args.run).is_dir() else Path(args.run)
     try:
         rules = resolve_rules(args.rules)

@@ -42,6 +42,7 @@ from pontoon_env.game.observation import observe
 from pontoon_env.game.rules import resolve_rules
 from pontoon_env.game.runner import keep_banker
 from pontoon_tools.evaluation import write_json
+from pontoon_tools.settings import require_file_out
 
 BANKER_SEAT = 0
 
@@ -154,6 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--out", default=None, help="write the report as JSON here")
     args = parser.parse_args(argv)
+    require_file_out(parser, "--out", args.out)
     try:
         report = diagnose(args.banker, args.reference, args.rules, args.seats, args.players, args.rounds, args.seed,
                           args.top)

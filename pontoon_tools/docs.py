@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from pontoon_env.game.rules import OPTION_NAMES, PRESETS, option_docs
+from pontoon_tools.settings import require_file_out
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "docs" / "presets.md"
 
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_PATH, help="where to write the table")
     args = parser.parse_args(argv)
+    require_file_out(parser, "--out", args.out)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(presets_markdown(), encoding="utf-8")
     print(f"wrote {args.out}")

@@ -473,28 +473,41 @@ def banker_rule_for(spec: str, rules: Rules, flag: str = "--optimality-gap") -> 
     """The solver's :class:`~pontoon_env.solver.BankerRule` equivalent to a scripted banker spec.
 
     Only fixed drawing rules have an exact solution: ``banker_threshold[:stand=K]`` (draw below K)
-    and ``casino_dealer`` (hit soft 17). ``flag`` is the option the error names (the one whose
-    request needs the exact solution).
+    and ``casino_dealer`` (hit soft 17). The spec is read by the registry's own parser, so it takes
+    every spelling the policy takes (``double_ace=on``, the ``stand_on`` alias) and refuses what the
+    policy refuses. Where the rules fix the dealer's play (``dealer_rule='hit_soft_17'``, the
+    casino), the engine forces that rule whatever the banker's policy says, and so does the solver.
+    ``flag`` is the option the error names (the one whose request needs the exact solution).
     """
+    from agents.registry import REGISTRY, PolicySpecError, make_policy
+    from agents.scripted import BankerThreshold, CasinoDealer
+    from pontoon_env.game import legality
     from pontoon_env.solver import BankerRule, default_banker_rule
 
-    name, _, params = spec.partition(":")
-    options = dict(part.split("=", 1) for part in params.split(",") if "=" in part)
-    yes = ("1", "true", "yes")
-    if name == "casino_dealer":
-        return BankerRule(17, hit_soft=True, double_on=frozenset())
-    if name == "banker_threshold":
-        # The scripted banker doubles the stakes (1939) only with double_ace=true, on an ace.
-        double_on = frozenset({1}) if options.get("double_ace", "false").lower() in yes else frozenset()
-        stand = options.get("stand", options.get("stand_on"))
-        if stand is None:
-            default = default_banker_rule(rules)
-            return BankerRule(default.stand_on, hit_soft=default.hit_soft, double_on=double_on)
-        return BankerRule(int(stand), hit_soft=options.get("hit_soft", "false").lower() in yes, double_on=double_on)
-    raise EvaluationError(
-        f"{flag} needs a banker with a fixed drawing rule (banker_threshold[:stand=K] or casino_dealer); "
-        f"got banker {spec!r}, whose play the exact solver cannot model"
-    )
+    name = str(spec).partition(":")[0].strip().lower()
+    if name not in ("banker_threshold", "casino_dealer"):
+        if name not in REGISTRY and not Path(str(spec)).exists():
+            try:  # an unknown name: the registry's message ("unknown policy ...") says what is valid
+                make_policy(spec, rules, role="banker")
+            except PolicySpecError as error:
+                raise EvaluationError(f"{flag}: {error}") from None
+        raise EvaluationError(
+            f"{flag} needs a banker with a fixed drawing rule (banker_threshold[:stand=K] or casino_dealer); "
+            f"got banker {spec!r}, whose play the exact solver cannot model"
+        )
+    try:
+        policy = make_policy(spec, rules, role="banker")
+    except PolicySpecError as error:
+        raise EvaluationError(f"{flag}: {error}") from None
+    assert isinstance(policy, BankerThreshold)  # both names build one (CasinoDealer is a subclass)
+    # The scripted banker doubles the stakes (1939) only with double_ace, on an ace.
+    double_on = frozenset({1}) if policy.double_on_ace else frozenset()
+    if rules.dealer_rule == "hit_soft_17" or isinstance(policy, CasinoDealer):
+        dealer = default_banker_rule(rules) if rules.dealer_rule == "hit_soft_17" else \
+            BankerRule(legality.CASINO_DEALER_STANDS, hit_soft=True)
+        return BankerRule(dealer.stand_on, hit_soft=dealer.hit_soft, double_on=double_on)
+    # Below 2 he stands on every hand, as a banker standing on 2 does (no hand totals less).
+    return BankerRule(max(policy.stand, 2), hit_soft=False, double_on=double_on)
 
 
 def solver_optimum(rules: Rules, banker_spec: str) -> dict[str, Any]:
@@ -969,10 +982,12 @@ def measure(settings: EvaluateSettings) -> tuple[dict[str, Any], tuple[Any, ...]
 
         stand = report["optimality_gap"]["banker_rule"]["stand_on"]
         gap_reference = (f"optimal:stand={stand}", OptimalPlayer(rules, stand=stand))
-        if report["optimality_gap"]["banker_rule"]["hit_soft"] != (rules.dealer_rule == "hit_soft_17"):
+        hits_soft = report["optimality_gap"]["banker_rule"]["hit_soft"]
+        if hits_soft != (rules.dealer_rule == "hit_soft_17"):
             # OptimalPlayer solves for the rules' own dealer rule; say so rather than hide it.
+            assumed, played = ("stands", "hits") if hits_soft else ("hits", "stands")
             report["optimality_gap"]["note"] += (
-                "; the banker hits soft 17 but the simulated optimal player assumes he stands on soft 17"
+                f"; the banker {played} on soft 17 but the simulated optimal player assumes he {assumed} on soft 17"
             )
         if not candidates:
             candidates = [(labels[focus], policies[focus])]
@@ -1134,7 +1149,10 @@ def format_report(report: Mapping[str, Any]) -> str:
                                   f"table: {', '.join(comparison['table'])}):")]
     if "optimality_gap" in report:
         gap = report["optimality_gap"]
-        parts += ["", f"optimality gap (banker stands on {gap['banker_rule']['stand_on']}): exact optimal EV "
+        rule = gap["banker_rule"]
+        stands = f"hits soft {rule['stand_on']}, stands on hard {rule['stand_on']}" if rule.get("hit_soft") \
+            else f"stands on {rule['stand_on']}"
+        parts += ["", f"optimality gap (banker {stands}): exact optimal EV "
                       f"{gap['optimal_ev']:+.4f} per round ({gap['note']})"]
         for row in gap.get("rows", []):
             parts.append(

@@ -37,7 +37,7 @@ import numpy as np
 from pontoon_env.game.rules import Rules, resolve_rules
 from pontoon_tools.evaluation import (EvaluationError, check_role, check_scripted_role, estimate, load_policy,
                                       play_match, write_json)
-from pontoon_tools.settings import require_minimums, under_a_file
+from pontoon_tools.settings import require_file_out, require_minimums, under_a_file
 
 __all__ = ["banker_protocol", "exact_player", "paired", "player_protocol", "read_model", "session_protocol"]
 
@@ -508,10 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--cache: expected no --cache with --no-cache, got {args.cache!r}")
     if args.cache is not None and under_a_file(args.cache):
         parser.error(f"--cache: expected a folder, got {args.cache!r}, a file or a path under one")
-    if args.out and under_a_file(Path(args.out).parent):
-        parser.error(f"--out: {args.out!r} lies under a file, not a folder")
-    if args.out and Path(args.out).is_dir():  # found before the run, not by write_json after it
-        parser.error(f"--out: expected a JSON file to write, got {args.out!r}, a folder")
+    require_file_out(parser, "--out", args.out)  # found before the run, not by write_json after it
     try:
         row, text = _run(args)
     except (ValueError, OSError) as error:  # a checkpoint or rules that do not fit: the message says why

@@ -274,6 +274,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         timings = _read_timings(Path(args.timings)) if args.timings else None
         summary: dict[str, Any] = _read_json(summary_path, "--out", "the summary.json this tool writes") \
             if summary_path.is_file() else {}
+        from agents.banker_belief import is_belief_run
+
+        if args.belief_banker and not is_belief_run(run_dir(args.belief_banker)):
+            # its table would describe the run as banker_smart's stopping on learnt beliefs
+            raise ReportError(f"--belief-banker: expected a run of train.py --algo belief (holding belief.json), "
+                              f"got {args.belief_banker!r}; a trained model's banker goes under --banker")
         for flag, given, role in (("--player", args.player, "player"), ("--banker", args.banker, "banker"),
                                   ("--belief-banker", args.belief_banker, "banker")):
             if given:

@@ -290,6 +290,20 @@ def under_a_file(path: str | Path) -> bool:
     return any(part.is_file() for part in (folder, *folder.parents))
 
 
+def require_file_out(parser: argparse.ArgumentParser, flag: str, path: str | Path | None) -> None:
+    """``parser.error`` (exit 2) when ``path`` cannot be written as a file: a folder, or under a file.
+
+    Checked before a tool's work, not found by the write after it (an existing file is rewritten;
+    missing folders above it are made).
+    """
+    if path is None or str(path) == "":
+        return
+    if Path(path).is_dir():
+        parser.error(f"{flag}: expected a file to write, got {str(path)!r}, a folder")
+    if under_a_file(Path(path).parent):
+        parser.error(f"{flag}: expected a file path, got {str(path)!r}, which lies under a file")
+
+
 def require_minimums(parser: argparse.ArgumentParser, *checks: tuple[str, int, int]) -> None:
     """``parser.error`` (exit 2) naming the first ``(flag, value, least)`` whose value is below its least."""
     for name, value, least in checks:

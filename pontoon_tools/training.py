@@ -311,8 +311,9 @@ class TrainSettings:
     warm_start: str | None = setting(
         None, "before RL, imitate this policy for --warm-start-rounds rounds: behaviour cloning of the actor (with "
         "label smoothing, so every legal move keeps some probability) and Monte-Carlo fitting of the critic; "
-        "'none' to learn from scratch (ppo and maskable_ppo; default: none for a player, "
-        f"{ROLE_DEFAULTS['banker']['warm_start']} for a banker)", group=HYPER, metavar="SPEC")
+        "'none' to learn from scratch (lean_ppo, ppo and maskable_ppo; default: "
+        f"{ROLE_DEFAULTS['player']['warm_start'] or 'none'} for a player, "
+        f"{ROLE_DEFAULTS['banker']['warm_start'] or 'none'} for a banker)", group=HYPER, metavar="SPEC")
     warm_start_rounds: int = setting(5_000, "rounds the warm-start policy plays", group=HYPER)
     warm_start_epochs: int = setting(30, "passes over the imitation data", group=HYPER)
     warm_start_smoothing: float = setting(

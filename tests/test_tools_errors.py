@@ -362,7 +362,7 @@ def test_the_protocol_refuses_a_folder_as_out_before_the_run(tiny: dict[str, Pat
 
     _forbid(monkeypatch, protocol, "_run")
     assert _exit_code(protocol.main, ["player", str(tiny["player"]), "--out", str(tmp_path)]) == 2
-    assert f"--out: expected a JSON file to write, got {str(tmp_path)!r}, a folder" in capsys.readouterr().err
+    assert f"--out: expected a file to write, got {str(tmp_path)!r}, a folder" in capsys.readouterr().err
 
 
 def test_timings_show_names_a_file_without_its_machine(tmp_path: Path, capsys) -> None:
