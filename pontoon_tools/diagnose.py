@@ -177,7 +177,7 @@ def draw_branches(model: str | Path, rules: Rules, banker: str, decisions: int, 
 
 
 def format_tables(first: list[dict[str, Any]], costly: dict[str, Any]) -> str:
-    lines = ["| first card | share | model EV | optimal EV | optimal − model, 95% CI | share of the gap | stake model / optimal |",
+    lines = ["| first card | share | model EV | optimal EV | optimal − model, 95% CI | contribution to the gap (chips a round) | stake model / optimal |",
              "|---|---|---|---|---|---|---|"]
     for r in first:
         card = {1: "A", 10: "10-K"}.get(r["first_card"], str(r["first_card"]))

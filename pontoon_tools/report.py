@@ -123,6 +123,10 @@ def banker_section(run: Path, out: Path, rules: str = "pagat", rounds: int = 100
     return row
 
 
+SUMMARY_SECTIONS = ("player", "banker", "belief_banker", "timings")
+"""The sections of ``summary.json`` that :func:`markdown` prints a table of."""
+
+
 def markdown(summary: Mapping[str, Any]) -> str:
     """The report's tables from ``summary.json`` (the README's tables are made by this function)."""
     lines: list[str] = []
@@ -240,7 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not Path(args.markdown).is_file():
             parser.error(f"--markdown: expected a summary.json written by this tool, got {args.markdown!r} (no such file)")
         try:
-            text = markdown(_read_json(Path(args.markdown), "--markdown", "a summary.json written by this tool"))
+            data = _read_json(Path(args.markdown), "--markdown", "a summary.json written by this tool")
+            if not any(data.get(key) for key in SUMMARY_SECTIONS):  # a timings.json printed a blank line
+                raise ReportError(f"--markdown: expected a summary.json written by this tool, got {args.markdown!r}, "
+                                  f"which holds none of its sections ({', '.join(SUMMARY_SECTIONS)})")
+            text = markdown(data)
         except ReportError as error:  # not JSON, or not an object
             print(f"{parser.prog}: error: {error}", file=sys.stderr)
             return 2

@@ -176,3 +176,24 @@ def test_the_training_docs_tables_are_what_their_records_print(module: str, reco
     assert copy.read_text() == (ROOT / "docs" / "training.md").read_text(), (
         f"docs/training.md's {module} block is stale: python -m pontoon_tools.{module} table --out {records} "
         "--docs docs/training.md")
+
+
+def test_report_markdown_refuses_a_json_with_no_summary_section(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from pontoon_tools.report import main
+
+    timings = tmp_path / "timings.json"  # printed a blank line with exit 0
+    timings.write_text(json.dumps({"phases": {"train": 12.5}, "total": 15.5}))
+    assert main(["--markdown", str(timings)]) == 2
+    assert "which holds none of its sections (player, banker, belief_banker, timings)" in capsys.readouterr().err
+
+
+def test_diagnose_names_the_first_card_contribution_as_chips() -> None:
+    # The column summed to the gap in chips (its "all" row was the gap), but was headed "share of the gap".
+    from pontoon_tools.diagnose import format_tables
+
+    row = {"first_card": 1, "share": 0.077, "model_ev": 0.5, "optimal_ev": 0.7, "gap": 0.2, "gap_low": 0.1,
+           "gap_high": 0.3, "contribution": 0.0154, "model_stake": 2.0, "optimal_stake": 4.0}
+    costly = {"rounds_read": 10, "total_chips_per_round": 0.0, "rows": []}
+    header = format_tables([row], costly).splitlines()[0]
+    assert "contribution to the gap (chips a round)" in header and "share of the gap" not in header
