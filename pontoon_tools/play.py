@@ -32,7 +32,7 @@ import numpy as np
 from pontoon_env.envs.render import card_text, describe_option, render_ansi
 from pontoon_env.game.actions import AMOUNT_KINDS, Action, ActionKind, LegalAction
 from pontoon_env.game.engine import PontoonGame
-from pontoon_env.game.observation import HIDDEN, SeatView, observe
+from pontoon_env.game.observation import HIDDEN, SeatView, observe, seat_report
 from pontoon_env.game.rules import PRESETS, Rules, RulesError, make_rules
 from pontoon_env.game.runner import play_decision, policy_rng
 from pontoon_tools.settings import build_parser, from_args, parse_option, plural, setting
@@ -183,9 +183,11 @@ class TerminalPlayer:
 
 
 def final_board(game: PontoonGame, seat: int | None = None) -> str:
-    """The table once the round is settled: every hand's cards and class in words (a five-card
-    trick says so, not just its total), its stake and what it won or lost, and every seat's chips."""
-    report = game.round_report()
+    """The table once the round is settled as ``seat`` may see it: every hand's cards and class in
+    words (a five-card trick says so, not just its total), its stake and what it won or lost, and
+    every seat's chips. Cards the seat may not see stay ``??`` (a busted hand handed in face down
+    where the preset keeps busts hidden); with no seat, every card."""
+    report = _report(game, seat)
     banker = report["banker"]
     rows: list[tuple[str, str, str]] = []
     for index, hand in enumerate(report["banker_hands"]):  # type: ignore[arg-type]
@@ -208,8 +210,9 @@ def final_board(game: PontoonGame, seat: int | None = None) -> str:
 
 
 def explain_settlement(game: PontoonGame, seat: int | None = None) -> str:
-    """The round's settlement in words: each hand's class, total, stake and payout, then the ledger."""
-    report = game.round_report()
+    """The round's settlement in words, as ``seat`` may see it (:func:`final_board`): each hand's
+    class, total, stake and payout, then the ledger."""
+    report = _report(game, seat)
     banker = report["banker"]
     lines = ["", "=== settlement ==="]
     for index, hand in enumerate(report["banker_hands"]):  # type: ignore[arg-type]
@@ -263,12 +266,20 @@ def _dealt_card(game: PontoonGame, viewer: int, acting: int, hand_index: int, ac
     return f": {card_text(card)}" if card != HIDDEN else ""
 
 
-def class_text(hand_class: str, total: int) -> str:
-    """A hand's class in words: ``"18"``, ``"bust (24)"``, ``"five-card trick (19)"``, ``"pontoon"``."""
+def _report(game: PontoonGame, seat: int | None) -> dict[str, Any]:
+    """The settled round as ``seat`` may see it (the filter of every seat's view), or all of it."""
+    return game.round_report() if seat is None else seat_report(game, seat)
+
+
+def class_text(hand_class: str, total: int | None) -> str:
+    """A hand's class in words: ``"18"``, ``"bust (24)"``, ``"five-card trick (19)"``, ``"pontoon"``;
+    a hand whose cards the seat may not see: ``"bust"`` when known to be, else ``"face down"``."""
+    if hand_class == "hidden":
+        return "face down"
     if hand_class == "total":
         return f"total {total}"
     if hand_class == "bust":
-        return f"bust ({total})"
+        return "bust" if total is None else f"bust ({total})"
     if hand_class == "five_card_trick":
         return f"five-card trick ({total})"
     if hand_class == "twenty_one":
@@ -396,9 +407,9 @@ def main(argv: Sequence[str] | None = None, input_fn: InputFn = input, print_fn:
         from pontoon_tools.settings import rules_from_flags
 
         rules = rules_from_flags(args.rules, args.options)
-        if args.first_banker != "draw" and not args.first_banker.isdigit():
+        first = None if args.first_banker == "draw" else _whole_number(args.first_banker)
+        if args.first_banker != "draw" and (first is None or first < 0):  # '²' passed isdigit, then int() failed
             raise ValueError(f"--first-banker: expected a seat number or 'draw', got {args.first_banker!r}")
-        first = None if args.first_banker == "draw" else int(args.first_banker)
         seats = args.players + 1
         if not 1 <= args.players <= 9:
             raise ValueError(f"--players: expected 1..9 player seats, got {args.players}")

@@ -96,6 +96,9 @@ def test_main_applies_rule_options_and_reports_bad_ones() -> None:
     assert "--rounds: expected a positive number of rounds, got 0" in out[-1]
     assert main(["--seed", "-1"], input_fn=_feeder([]), print_fn=out.append) == 2
     assert "--seed: expected an integer >= 0, got -1" in out[-1]
+    # a digit str.isdigit takes and int() refuses: the flag is named, not int()'s message
+    assert main(["--first-banker", "\u00b2"], input_fn=_feeder([]), print_fn=out.append) == 2
+    assert "--first-banker: expected a seat number or 'draw', got '\u00b2'" in out[-1]
 
 
 def test_the_final_board_names_a_five_card_trick() -> None:
@@ -151,3 +154,35 @@ def test_the_human_is_a_policy_played_by_the_runner(monkeypatch) -> None:
     assert humans and isinstance(humans[0], Policy)
     assert sum(line.endswith("(you)") or "(you):" in line for line in moves) == len(humans)
     assert "Goodbye. Your chips after 1 round:" in out[-1]
+
+
+def test_the_final_board_keeps_a_hidden_bust_face_down() -> None:
+    # pontoon_2011 hands a bust in face down: the other players never see its cards. The board and
+    # the settlement printed to seat 2 showed seat 1's "10H 6D KS" (a bought card among them).
+    import numpy as np
+
+    from agents.scripted import BankerThreshold, ThresholdPlayer
+    from pontoon_env import Action, ActionKind, PontoonGame
+    from pontoon_env.game.runner import play_round
+    from pontoon_tools.play import explain_settlement, final_board
+
+    class BuyOnce:
+        def act(self, view, legal, rng):
+            kinds = {option.kind: option for option in legal}
+            if ActionKind.STAKE in kinds:
+                return Action(ActionKind.STAKE, kinds[ActionKind.STAKE].min_amount)
+            if ActionKind.BUY in kinds:
+                return Action(ActionKind.BUY, kinds[ActionKind.BUY].min_amount)
+            return Action(ActionKind.STICK)
+
+    game = PontoonGame("pontoon_2011", 2, seed=0, banker=0)
+    # seat 1: 10H 6D, buys KS (bust); seat 2: 9C 9S (sticks); banker: 10C 8H (stands on 18)
+    play_round(game, [BankerThreshold(), BuyOnce(), ThresholdPlayer()], np.random.default_rng(0),
+               deck=["10H", "9C", "10C", "6D", "9S", "8H", "KS"])
+    assert [card for hand in game.round_report()["hands"][:1] for card in hand["cards"]] == ["10H", "6D", "KS"]
+    for text in (final_board(game, seat=2), explain_settlement(game, seat=2)):
+        assert "10H" not in text and "6D" not in text and "KS" not in text
+        assert "?? ?? ??" in text and "bust" in text
+    # the seat's own cards and the banker's shown hand stay readable, and the whole table without a seat
+    assert "Player seat 2 (you) | 9C 9S" in final_board(game, seat=2)
+    assert "10H 6D KS" in final_board(game)

@@ -456,6 +456,8 @@ class PontoonEnv(gym.Env):
                 return reports, True, False
             elif self._rounds_played >= self.session_rounds:
                 return reports, False, True
+            if self.render_mode == "human":  # a watcher sees each round settle before the next deal
+                self.render()
             self._start_round()
 
     def _broke(self, seat: int) -> bool:

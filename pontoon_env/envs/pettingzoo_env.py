@@ -362,6 +362,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             # Credit what is left of the finished round before its ledger goes.
             for seat, result in enumerate(game.ledger.results(game.num_seats, self._ledger_pos)):
                 self._pending[seat] += result
+            if self.render_mode == "human":  # a watcher sees each round settle, not only the last
+                self.render()
             game.new_round()
             self._ledger_pos = 0
             self._decided_this_round = False
