@@ -271,6 +271,9 @@ def table(out: Path) -> str:
                 f"{number(r['exact'].get('read_gap'), '+.3f')} |")
         except (AttributeError, TypeError, ValueError) as error:  # a field of another shape than run writes
             raise ToolError(f"{path}: expected a record written by `run`, but a field does not fit: {error}") from None
+    if len(lines) == 2:  # a header alone would replace the docs' block with an empty table
+        raise ToolError(f"--out: expected the records `run` writes ({ROWS[0].name}.json ...), found none in "
+                        f"{str(out)!r}")
     return "\n".join(lines)
 
 

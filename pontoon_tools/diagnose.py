@@ -212,8 +212,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("run", help="a player checkpoint (.zip) or run directory")
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--banker", default="banker_threshold")
-    parser.add_argument("--rounds", type=int, default=300_000)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=300_000,
+                        help="paired rounds of the first view (default 300,000); the costly decisions are read off "
+                             "the protocol's fixed deals (48 steps of 4,096 tables), whatever --rounds and --seed")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first view's and the third view's deals")
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--branches", type=int, default=0,
                         help="also value twist against the buys at this many decisions (third view)")

@@ -157,6 +157,9 @@ def table(out: Path) -> str:
         except (AttributeError, TypeError, ValueError, KeyError) as error:  # a field of another shape than run writes
             raise ToolError(f"{path}: expected a record written by `run`, but a field does not fit: "
                             f"{error!r}") from None
+    if len(lines) == 2:  # a header alone would replace the docs' block with an empty table
+        raise ToolError(f"--out: expected the records `run` writes ({TARGETS[0].name}.json ...), found none in "
+                        f"{str(out)!r}")
     return "\n".join(lines)
 
 

@@ -197,3 +197,18 @@ def test_diagnose_names_the_first_card_contribution_as_chips() -> None:
     costly = {"rounds_read": 10, "total_chips_per_round": 0.0, "rows": []}
     header = format_tables([row], costly).splitlines()[0]
     assert "contribution to the gap (chips a round)" in header and "share of the gap" not in header
+
+
+@pytest.mark.parametrize("module", ["ablation", "targets"])
+def test_a_table_of_no_records_is_refused_before_the_docs_are_touched(module: str, tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # `table --docs docs/training.md` with the default --out (absent on a fresh clone) replaced the
+    # block with a header alone and exited 0.
+    import importlib
+
+    copy = tmp_path / "training.md"
+    shutil.copy(ROOT / "docs" / "training.md", copy)
+    code = importlib.import_module(f"pontoon_tools.{module}").main(
+        ["table", "--out", str(tmp_path / "none"), "--docs", str(copy)])
+    assert code == 2 and "--out: expected the records `run` writes" in capsys.readouterr().err
+    assert copy.read_text() == (ROOT / "docs" / "training.md").read_text()
