@@ -697,6 +697,23 @@ class ObservationEncoder:
                     )
         return rows
 
+    _PACKERS = ("_header_struct", "_ranks_struct", "_own_tail")
+    """The encoder's ``struct.Struct`` packers, which pickle cannot copy: kept as their formats."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        # copy.deepcopy and pickle (an env's snapshot, a Ray worker) copy the encoder: the packers
+        # go as their format strings and are built again.
+        state = self.__dict__.copy()
+        for name in self._PACKERS:
+            state[name] = state[name].format
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        for name in self._PACKERS:
+            state[name] = struct.Struct(state[name])
+        self.__dict__.update(state)
+
     def markdown_table(self) -> str:
         """The layout as Markdown: one table of blocks, then each block's fields with offsets."""
         lines = [

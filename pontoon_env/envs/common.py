@@ -91,6 +91,8 @@ class Opponents:
         elif isinstance(specs, Mapping):
             given = {}
             for key, spec in specs.items():
+                if isinstance(key, np.integer):  # a seat from numpy (np.arange ...) is a seat
+                    key = int(key)
                 valid_seat = isinstance(key, int) and not isinstance(key, bool) and 0 <= key <= num_players
                 if not valid_seat and key not in ("players", "banker"):
                     raise ValueError(f"opponents: keys are seats 0..{num_players}, 'players' or 'banker'; got {key!r}")

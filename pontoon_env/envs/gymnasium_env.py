@@ -182,7 +182,9 @@ class PontoonEnv(gym.Env):
         num_players = require_int("num_players", num_players, 1, MAX_PLAYERS)
         if learner_seat is not None:
             low, high = (1, num_players) if role == "player" else (0, 0)
-            require_int(f"learner_seat (role {role!r}; seat 0 is the first banker)", learner_seat, low, high)
+            # the checked int is kept: a numpy integer reached info["seat"] (no JSON)
+            learner_seat = require_int(f"learner_seat (role {role!r}; seat 0 is the first banker)", learner_seat,
+                                       low, high)
         require_choice("episode", episode, ("round", "session"))
         require_int("session_rounds", session_rounds, 1)
         if bankroll is not None:
@@ -282,10 +284,11 @@ class PontoonEnv(gym.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        super().reset(seed=seed)
+        # Options first: a refused reset leaves the env as it was, its random streams included.
         deck, bottom = parse_deck_options(options)
         if deck is not None or bottom:
             self._check_deck(deck, bottom)
+        super().reset(seed=seed)
         skipped = 0
         fresh = seed is not None or not self._table_reusable()
         for _attempt in range(MAX_SKIPPED_ROUNDS):
@@ -381,6 +384,7 @@ class PontoonEnv(gym.Env):
 
     def close(self) -> None:
         self._game = None
+        self._ids, self._mask = {}, self._no_mask  # no legal action at a closed table (step refuses)
 
     # ---------------------------------------------------------------------------- the table
 
@@ -509,6 +513,9 @@ def parse_deck_options(options: Mapping[str, Any] | None) -> tuple[Sequence[Any]
     """
     if options is None:  # the usual reset
         return None, ()
+    if not isinstance(options, Mapping):  # a list of pairs was taken as a dict, a string failed in dict()
+        raise ValueError(f"reset options: expected a dict such as {{'deck': ['AS', '10H']}}, got {options!r} "
+                         f"({type(options).__name__})")
     options = dict(options)
     unknown = sorted(set(options) - {"deck", "bottom"})
     if unknown:
