@@ -101,7 +101,8 @@ class PontoonEnv(gym.Env):
     played through and another dealt; ``info["skipped_rounds"]`` counts them and they carry no
     reward. ``reset(options={"deck": ["AS", "KD", ...]})`` deals the next round from that card
     order (first card to each player from the banker's left, then the banker, then second cards,
-    then draws); ``"bottom"`` puts cards at the bottom of the pack.
+    then draws); ``"bottom"`` puts cards at the bottom of the pack (under ``vingt_un_1850`` a new
+    dealer's brûlet looks at the first listed card and the bottom one first: docs/decisions.md E31).
 
     ## Episode End
     * Termination (``episode="round"``): the round is settled.

@@ -65,8 +65,10 @@ class Action(NamedTuple):
     amount: int = 0
 
     def __str__(self) -> str:
-        name = self.kind.name.lower()
-        return f"{name}:{self.amount}" if self.kind in AMOUNT_KINDS else name
+        # A malformed action (a plain int kind, an amount on a kind that takes none) prints as it
+        # is: error messages name what was given.
+        name = self.kind.name.lower() if isinstance(self.kind, ActionKind) else repr(self.kind)
+        return f"{name}:{self.amount}" if self.kind in AMOUNT_KINDS or self.amount != 0 else name
 
 
 class LegalAction(NamedTuple):

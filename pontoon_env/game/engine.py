@@ -30,7 +30,7 @@ from typing import Union
 import numpy as np
 
 from pontoon_env.game import legality
-from pontoon_env.game.actions import Action, ActionKind, IllegalActionError, LegalAction, Phase
+from pontoon_env.game.actions import AMOUNT_KINDS, Action, ActionKind, IllegalActionError, LegalAction, Phase
 from pontoon_env.game.cards import CARD_RANK, CARD_VALUE, CARDS_PER_DECK, DeckError, Pack, card_name, parse_cards
 from pontoon_env.game.hands import (
     BLACKJACK,
@@ -330,6 +330,10 @@ class PontoonGame:
                 the banker's left, then the banker, then second cards, then draws as they happen).
                 Cards not listed follow in shuffled order.
             bottom: cards to put at the bottom of the pack (the brûlet looks at the bottom card).
+                Where a brûlet is checked before the deal (``vingt_un_1850``, a new dealer's first
+                round), ``deck``'s first card is the brûlet's top card (E31): dealt when it makes no
+                natural with the bottom card, burned with it otherwise, when the deal starts at
+                ``deck``'s second card. Give ``bottom`` to decide which.
 
         Raises:
             DeckError: a malformed deck (unknown card, more copies than the decks hold).
@@ -1103,7 +1107,9 @@ class PontoonGame:
         """Why ``action`` is not legal now, for the error message: the legality module's own words."""
         for option in legal:
             if option.kind == action.kind:
-                return f"the amount must be in {option.min_amount}..{option.max_amount}"
+                if option.kind not in AMOUNT_KINDS:
+                    return f"{option.kind.name.lower()} takes no amount, got {action.amount}"
+                return f"the amount must be in {option.min_amount}..{option.max_amount}, got {action.amount}"
         kind, rules = action.kind, self.rules
         reason: str | None = None
         if self.phase == Phase.PLAYER_TURN:

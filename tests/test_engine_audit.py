@@ -1,0 +1,44 @@
+"""Defects an audit of the game API found (messages of malformed actions), and the stacked deal
+under a brûlet pinned as docs/decisions.md E31 says."""
+
+from __future__ import annotations
+
+import pytest
+
+from pontoon_env import Action, ActionKind, IllegalActionError, PontoonGame
+from pontoon_env.game.cards import card_name
+
+
+def _after_stake() -> PontoonGame:
+    game = PontoonGame("pagat", num_players=1, seed=0, banker=0)
+    game.new_round(deck=["9S", "7H", "KD", "8C"])
+    game.apply(Action(ActionKind.STAKE, 2))
+    return game
+
+
+def test_an_amount_on_a_kind_that_takes_none_is_named() -> None:
+    # "action twist is not legal ...: the amount must be in 0..0; legal now: stick, twist, ..."
+    game = _after_stake()
+    with pytest.raises(IllegalActionError, match=r"action twist:5 is not legal .*: twist takes no amount, got 5;"):
+        game.apply(Action(ActionKind.TWIST, 5))
+    with pytest.raises(IllegalActionError, match=r"action buy:9 .*the amount must be in 2\.\.4, got 9;"):
+        game.apply(Action(ActionKind.BUY, 9))
+    game.apply(Action(ActionKind.TWIST))  # the refusals changed nothing
+
+
+def test_a_malformed_action_prints() -> None:
+    assert str(Action(99)) == "99"  # AttributeError: 'int' object has no attribute 'name'
+    assert str(Action(ActionKind.TWIST)) == "twist" and str(Action(ActionKind.STAKE, 3)) == "stake:3"
+
+
+def test_a_stacked_deal_under_a_brulet_is_fixed_by_its_bottom_card() -> None:
+    # E31: deck[0] is the brûlet's top card; a bottom card making no natural with it keeps the deal.
+    for seed in range(30):
+        game = PontoonGame("vingt_un_1850", num_players=1, seed=seed, banker=0)
+        game.new_round(deck=["AS", "9H", "KD", "9C"], bottom=["2C"])
+        assert card_name(game.players[0].hands[0].cards[0]) == "AS"
+        assert card_name(game.banker_hands[0].cards[0]) == "9H"
+    # and a stacked pair burns the first listed card: the deal starts at the second
+    game = PontoonGame("vingt_un_1850", num_players=1, seed=0, banker=0)
+    game.new_round(deck=["AS", "9H", "KD", "9C"], bottom=["KH"])
+    assert card_name(game.players[0].hands[0].cards[0]) == "9H"
