@@ -27,7 +27,7 @@ from pontoon_env.batched.policies import OptimalTable, native_rows
 from pontoon_env.batched.state import TableState, new_state
 from pontoon_env.encoding import ActionLevels, ActionTable, Level, ObservationEncoder
 from pontoon_env.game.actions import ActionKind, IllegalActionError
-from pontoon_env.game.cards import DeckError, parse_cards
+from pontoon_env.game.cards import DeckError, card_name, parse_cards
 from pontoon_env.game.checks import require_int
 from pontoon_env.game.engine import MAX_PLAYERS
 from pontoon_env.game.rules import Rules, RulesError, RulesSpec, resolve_rules
@@ -172,8 +172,13 @@ class BatchedEngine:
     def set_seat(self, seat: int, policy: Any, tables: np.ndarray | None = None) -> None:
         """Drive ``seat`` by ``policy`` (``None``: external) at ``tables`` (default: all).
 
+        A policy the engine cannot play natively drives the seat from Python
+        (:attr:`external_policies`): one such policy per seat, at every table where the seat is
+        external.
+
         Raises:
-            ValueError: a seat outside ``0..num_players``. TypeError: a policy that is none of
+            ValueError: a seat outside ``0..num_players``; a second Python policy for a seat that
+            another drives at other tables. TypeError: a policy that is none of
             ``None``, a registry spec and an object with ``act`` or ``act_batch``.
         """
         seat = require_int("seat", seat, 0, self.num_players)
@@ -184,13 +189,27 @@ class BatchedEngine:
 
             policy = make_policy(policy, self.rules, num_players=self.num_players)
         rows = self.policy_rows(policy)
+        # One Python driver per seat serves every table where the seat is external: a second one
+        # at other tables would silently replace it there (refused), and a seat made native at
+        # some tables keeps its driver at the others.
+        others = np.ones(self.num_tables, dtype=bool)
+        others[where] = False
+        still_external = others & (self.seat_pol[:, seat, 0] < 0)
+        driver = self.external_policies.get(seat)
         if rows is None:
+            if policy is not None and driver is not None and driver is not policy and still_external.any():
+                raise ValueError(
+                    f"set_seat: seat {seat} is driven by {driver!r} at tables {np.flatnonzero(still_external)[:5].tolist()}"
+                    f"{' ...' if still_external.sum() > 5 else ''}; one Python policy drives a seat at every table "
+                    f"where it is external, got another, {policy!r}, for tables {where[:5].tolist()} (set it at all "
+                    "the tables, or give a native policy at the others first)")
             self.seat_pol[where, seat, :] = -1
             if policy is not None:
                 self.external_policies[seat] = policy
         else:
             self.seat_pol[where, seat, 0], self.seat_pol[where, seat, 1] = rows
-            self.external_policies.pop(seat, None)
+            if not still_external.any():
+                self.external_policies.pop(seat, None)
 
     # ------------------------------------------------------------------------------ tables
 
@@ -263,10 +282,16 @@ class BatchedEngine:
             raise RuntimeError(f"{caller}: table {int(busy[0])} is still playing its round")
         if orders is None:
             return idx, self._no_orders, False  # the kernel never reads it
-        return idx, self._orders(orders, idx.size), True
+        return idx, self._orders(orders, idx), True
 
-    def _orders(self, orders: Any, count: int) -> np.ndarray:
-        size = int(self.cfg[tb.C_PACK_SIZE])
+    def _orders(self, orders: Any, idx: np.ndarray) -> np.ndarray:
+        """The pack orders of the tables ``idx`` (one row per table, in ``idx``'s order), checked:
+        a refusal names the row, the table it is for and the card."""
+        size, count = int(self.cfg[tb.C_PACK_SIZE]), idx.size
+
+        def where(i: int) -> str:
+            return f"orders[{i}] (table {int(idx[i])})"
+
         if isinstance(orders, np.ndarray) and orders.dtype.kind in "iu":
             # as given: a flat or otherwise shaped array is not silently read as rows
             array = orders.astype(np.int64) if orders.ndim == 2 else None
@@ -281,14 +306,25 @@ class BatchedEngine:
             rows = list(orders)
             if len(rows) != count:
                 raise DeckError(f"orders: expected {count} pack orders, got {len(rows)}")
-            array = np.array([parse_cards(row, self.rules.decks, f"orders[{i}]") for i, row in enumerate(rows)],
-                             dtype=np.int64) if rows else np.zeros((0, size), dtype=np.int64)
+            parsed = [parse_cards(row, self.rules.decks, where(i)) for i, row in enumerate(rows)]
+            for i, row in enumerate(parsed):  # numpy's "inhomogeneous shape" named no table
+                if len(row) != size:
+                    raise DeckError(f"{where(i)}: expected a full pack of {size} cards, got {len(row)}")
+            array = np.array(parsed, dtype=np.int64) if rows else np.zeros((0, size), dtype=np.int64)
         if array.shape != (count, size):
             raise DeckError(f"orders: expected {count} full packs of {size} cards, got shape {array.shape}")
         full = np.sort(np.tile(np.arange(52), self.rules.decks))
         wrong = np.flatnonzero((np.sort(array, axis=1) != full[None, :]).any(axis=1))
         if wrong.size:
-            raise DeckError(f"orders[{int(wrong[0])}]: not a full pack of {self.rules.decks} deck(s)")
+            i = int(wrong[0])
+            row = array[i]
+            bad = row[(row < 0) | (row >= 52)]
+            if bad.size:
+                raise DeckError(f"{where(i)}: card codes must be in 0..51, got {int(bad[0])}")
+            counts = np.bincount(row, minlength=52)
+            extra = np.flatnonzero(counts > self.rules.decks)
+            raise DeckError(f"{where(i)}: not a full pack of {self.rules.decks} deck(s): it holds {int(counts[extra[0]])} "
+                            f"copies of {card_name(int(extra[0]))}")
         return array
 
     def play(self, tables: Any = None) -> np.ndarray:

@@ -27,11 +27,11 @@ import numpy as np
 
 from pontoon_env.batched import tables as tb
 from pontoon_env.batched.callbacks import seat_view
-from pontoon_env.batched.engine import BatchedEngine
+from pontoon_env.batched.engine import BatchedEngine, native_rules
 from pontoon_env.batched.rng import CounterGenerator
 from pontoon_env.encoding import ActionTable, ObservationEncoder
 from pontoon_env.game.actions import Action, ActionKind
-from pontoon_env.game.engine import PontoonGame
+from pontoon_env.game.engine import MAX_PLAYERS, PontoonGame
 from pontoon_env.game.observation import observe
 
 
@@ -171,15 +171,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pontoon_env.batched.parity", description=__doc__.split("\n")[0])
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds in all (default 1,000,000)")
-    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=1_000_000,
+                        help="rounds in all, rounded up to whole rounds per table (default 1,000,000)")
+    parser.add_argument("--tables", type=int, default=500, help="tables side by side (at most --rounds; default 500)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-observations", action="store_true", help="compare ledgers and legality only")
     parser.add_argument("--observe-every", type=int, default=1, help="compare observations at every k-th table")
     args = parser.parse_args(argv)
+    for flag, value, low, high in (("--players", args.players, 1, MAX_PLAYERS), ("--rounds", args.rounds, 1, None),
+                                   ("--tables", args.tables, 1, None), ("--seed", args.seed, 0, 2**63 - 1),
+                                   ("--observe-every", args.observe_every, 1, None)):
+        if value < low or (high is not None and value > high):
+            wanted = f"an integer in {low}..{high}" if high is not None else f"an integer >= {low}"
+            parser.error(f"{flag}: expected {wanted}, got {value}")
+    try:
+        native_rules(args.rules, args.players)
+    except ValueError as error:  # an unknown preset, or rules the batched engine does not play
+        parser.error(f"--rules: {error}")
     started = time.perf_counter()
-    per_table = max(1, args.rounds // args.tables)
-    counts = lockstep(args.rules, args.players, args.tables, per_table, args.seed,
+    tables = min(args.tables, args.rounds)  # --rounds 100 played 500 rounds, one at each of 500 tables
+    per_table = -(-args.rounds // tables)
+    counts = lockstep(args.rules, args.players, tables, per_table, args.seed,
                       check_observations=not args.no_observations, observe_every=args.observe_every)
     print(f"parity {args.rules} {args.players} players: {counts} identical "
           f"({time.perf_counter() - started:.0f} s)")

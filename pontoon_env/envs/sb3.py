@@ -141,23 +141,47 @@ class PontoonSB3VecEnv(VecEnv):
                              f"give indices=None, got {indices!r}")
         return rows
 
+    def _sub_envs(self) -> Sequence[Any] | None:
+        """The single envs of the reference fallback (a ``SyncVectorEnv``), which the attribute and
+        method calls reach one by one as SB3's ``DummyVecEnv`` does; ``None`` for the native env,
+        whose tables are one object."""
+        return None if isinstance(self.venv, PontoonVectorEnv) else self.venv.envs
+
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> list[Any]:
         if method_name == "action_masks":
             masks = self.venv.action_masks()
             return [masks[i] for i in self._indices(indices)]
+        envs = self._sub_envs()
+        if envs is not None:
+            return [envs[i].get_wrapper_attr(method_name)(*method_args, **method_kwargs) for i in self._indices(indices)]
         rows = self._every_env(f"env_method({method_name!r})", indices)
         result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
         return [result for _ in rows]
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        envs = self._sub_envs()
+        if envs is not None:  # the envs' attributes, not the SyncVectorEnv's (it has no num_players ...)
+            return [envs[i].get_wrapper_attr(attr_name) for i in self._indices(indices)]
         value = getattr(self.venv, attr_name)
         return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        envs = self._sub_envs()
+        if envs is not None:  # setting it on the SyncVectorEnv changed no env
+            for i in self._indices(indices):
+                envs[i].set_wrapper_attr(attr_name, value)
+            return
         self._every_env(f"set_attr({attr_name!r})", indices)
         setattr(self.venv, attr_name, value)
 
     def has_attr(self, attr_name: str) -> bool:
+        envs = self._sub_envs()
+        if envs is not None:
+            try:
+                envs[0].get_wrapper_attr(attr_name)
+            except AttributeError:
+                return False
+            return True
         return hasattr(self.venv, attr_name)
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
