@@ -49,3 +49,20 @@ def test_clock_chain_computes_and_reports_a_rate(capsys) -> None:
     assert int(clock.dependent_chain(100, np.int64(3))) == x
     assert clock.main(["--iterations", "1000", "--repeat", "1"]) == 0
     assert "billion iterations/s" in capsys.readouterr().out
+
+
+def test_the_memory_section_does_not_depend_on_what_ran_before(capsys) -> None:
+    # ru_maxrss is a peak: measured after another section's 4,096 tables it printed "+0 MiB for the
+    # env" (the README's record said so); it runs in a fresh process now.
+    import re
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import batched
+    from pontoon_env.envs.vector import PontoonVectorEnv
+
+    env = PontoonVectorEnv(num_envs=4096, num_players=4)  # what section 2 leaves in the process
+    env.reset(seed=0)
+    batched.memory_section(compile_too=False)
+    line = capsys.readouterr().out
+    env_mib = int(re.search(r"(\d+) MiB of it for the env", line).group(1))
+    assert env_mib >= 20, line  # at least the table state (21.8 MiB)
