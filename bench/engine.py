@@ -330,8 +330,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encode-share", action="store_true",
                         help="also print how much of a Pontoon-v0 step encoding the observation takes")
     args = parser.parse_args(argv)
-    if args.processes < 1:
-        parser.error(f"--processes: expected at least 1, got {args.processes}")
+    for flag, value in (("--rounds", args.rounds), ("--episodes", args.episodes), ("--steps", args.steps),
+                        ("--repeat", args.repeat), ("--processes", args.processes)):
+        if value < 1:  # a chunk of one round was timed instead, and a verdict printed from it
+            parser.error(f"{flag}: expected at least 1, got {value}")
+    if args.seed < 0:
+        parser.error(f"--seed: expected an integer >= 0, got {args.seed}")
     if args.json and args.processes != 1:
         parser.error(f"--json prints one process's measurements: use it with --processes 1, got {args.processes}")
 

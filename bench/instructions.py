@@ -278,6 +278,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: expected table sizes in 1..9, got {args.players}")
     if args.steps < 1:
         parser.error(f"--steps: expected a positive number, got {args.steps}")
+    modes = [flag for flag, given in (("--scripted", args.scripted), ("--vector", args.vector),
+                                      ("--encode", args.encode)) if given]
+    if len(modes) > 1 or (args.encode and args.caches):  # one of them was silently dropped
+        parser.error(f"expected one of --scripted, --vector, --encode (--caches with --scripted or --vector), "
+                     f"got {' '.join(modes + (['--caches'] if args.caches else []))}")
+    if args.parts and (modes or args.caches):
+        parser.error(f"--parts: counts the Pontoon-v0 step only, got it with {' '.join(modes or ['--caches'])}")
     if args.repeat < 1:
         parser.error(f"--repeat: expected a positive number, got {args.repeat}")
     if shutil.which("valgrind") is None:

@@ -53,13 +53,15 @@ def _timed(fn, repeat: int):  # type: ignore[no-untyped-def]
     return best, out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3, help="solves per preset, the fastest counts (default 3)")
     parser.add_argument("--charts", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.repeat < 1:  # no solve ran, and the table's row read None.ev
+        parser.error(f"--repeat: expected at least 1, got {args.repeat}")
     header = (
         f"{'preset':<42} {'solve s':>8} {'optimal':>9} {'stake 1/10':>11} {'mean st':>8} "
         f"{'stick15':>9} {'stick16':>9} {'stick17':>9} {'BR s':>6} {'vs BR':>9}"

@@ -212,3 +212,19 @@ def test_a_table_of_no_records_is_refused_before_the_docs_are_touched(module: st
         ["table", "--out", str(tmp_path / "none"), "--docs", str(copy)])
     assert code == 2 and "--out: expected the records `run` writes" in capsys.readouterr().err
     assert copy.read_text() == (ROOT / "docs" / "training.md").read_text()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["bench/solver.py", "--repeat", "0"], "--repeat: expected at least 1, got 0"),  # None.ev
+    (["bench/engine.py", "--rounds", "-5"], "--rounds: expected at least 1, got -5"),  # a verdict from 1-round chunks
+    (["bench/engine.py", "--steps", "0", "--encode-share"], "--steps: expected at least 1, got 0"),  # ZeroDivisionError
+    (["bench/instructions.py", "--scripted", "--vector"], "expected one of --scripted, --vector, --encode"),
+    (["bench/instructions.py", "--caches", "--encode"], "got --encode --caches"),  # --encode was dropped
+    (["bench/instructions.py", "--parts", "--scripted"], "--parts: counts the Pontoon-v0 step only"),
+])
+def test_the_bench_scripts_refuse_flags_they_cannot_honour(argv: list[str], message: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and message in done.stderr, done.stderr[-500:]
