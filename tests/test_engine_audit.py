@@ -42,3 +42,25 @@ def test_a_stacked_deal_under_a_brulet_is_fixed_by_its_bottom_card() -> None:
     game = PontoonGame("vingt_un_1850", num_players=1, seed=0, banker=0)
     game.new_round(deck=["AS", "9H", "KD", "9C"], bottom=["KH"])
     assert card_name(game.players[0].hands[0].cards[0]) == "9H"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"twisted": "no"}, "twisted: expected True or False, got 'no'"),  # truthy: it answered twist, not buy_max
+    ({"hands": 0}, "hands: expected an integer >= 1, got 0"),
+    ({"last_buy": -1}, "last_buy: expected an integer >= 0, got -1"),
+    ({"stake": 0}, "stake: expected an integer >= 1, got 0"),
+    ({"split_hand": "no"}, "split_hand: expected True or False"),
+    ({"cards": None}, "cards: expected the hand's card codes"),
+])
+def test_scripted_move_checks_its_arguments_by_name(change: dict, message: str) -> None:
+    from pontoon_env.solver import scripted_move, solve
+
+    solution = solve("pagat")
+    ace, six = 0, 20  # card codes: an ace and a six (soft 17)
+    args = {"cards": [ace, six], "twisted": False, "last_buy": 0, "initial_stake": 1, "hands": 1,
+            "legal": ["stick", "twist", "buy_min", "buy_max"]}
+    assert scripted_move(solution, **args) == "buy_max"
+    with pytest.raises(ValueError, match=message):
+        scripted_move(solution, **{**args, **change})
+    with pytest.raises(TypeError, match="solution: expected a Solution from solve"):
+        scripted_move("pagat", **args)  # type: ignore[arg-type]
