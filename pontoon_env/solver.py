@@ -120,7 +120,13 @@ class BankerRule:
         require_bool("BankerRule.hit_soft", self.hit_soft)  # the string 'no' is truthy
         if isinstance(self.double_on, (str, bytes)) or not isinstance(self.double_on, Iterable):
             raise ValueError(f"BankerRule.double_on: expected a set of card values 1..10, got {self.double_on!r}")
-        object.__setattr__(self, "double_on", frozenset(self.double_on))
+        try:
+            object.__setattr__(self, "double_on", frozenset(self.double_on))
+        except TypeError:  # an unhashable member ([[1]]): "unhashable type: 'list'" named nothing
+            raise ValueError(f"BankerRule.double_on: expected a set of card values 1..10, got {self.double_on!r}") from None
+        if any(isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+               for value in self.double_on):  # {True} and {1.0} equal 1: taken for the ace
+            raise ValueError(f"BankerRule.double_on: expected a set of card values 1..10, got {set(self.double_on)!r}")
         if not self.double_on <= set(VALUES):
             raise ValueError(
                 f"BankerRule.double_on must hold card values 1..10, got {sorted(self.double_on)}"
@@ -1114,6 +1120,7 @@ def _check_stake_choice(rules: Rules, stake_choice: Mapping[int, int]) -> dict[i
 def threshold_policy(stick_at: int) -> PolicyFn:
     """Stick at a best total of ``stick_at`` or more (when sticking is legal), else twist; never
     buy, split or double."""
+    stick_at = require_int("stick_at", stick_at, 0, 22)  # '16' failed at the first decision, 16.5 was taken
 
     def policy(d: Decision) -> str:
         return "stick" if "stick" in d.legal and d.total >= stick_at else "twist"

@@ -64,3 +64,19 @@ def test_scripted_move_checks_its_arguments_by_name(change: dict, message: str) 
         scripted_move(solution, **{**args, **change})
     with pytest.raises(TypeError, match="solution: expected a Solution from solve"):
         scripted_move("pagat", **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("double_on", [[[1]], {True}, {1.0}])
+def test_a_banker_rules_double_values_are_card_values(double_on: object) -> None:
+    from pontoon_env.solver import BankerRule
+
+    with pytest.raises(ValueError, match="BankerRule.double_on: expected a set of card values 1..10"):
+        BankerRule(double_on=double_on)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("stick_at", ["16", 16.5])
+def test_threshold_policy_takes_a_whole_total(stick_at: object) -> None:
+    from pontoon_env.solver import threshold_policy
+
+    with pytest.raises(ValueError, match="stick_at: expected an integer in 0..22"):
+        threshold_policy(stick_at)  # type: ignore[arg-type]
