@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pontoon_env.game.rules import resolve_rules  # noqa: E402
 from pontoon_tools.rllib.trainer import RLlibSettings, build_config, connect  # noqa: E402
 
 
@@ -64,6 +65,11 @@ def measure(settings: RLlibSettings, samples: int, iterations: int, batch: int) 
     }
 
 
+OUR_FLAGS = {"--train-batch-size": "--batch", "--num-envs-per-env-runner": "--envs-per-runner",
+             "--num-env-runners": "--runners"}
+"""train_rllib.py's flags in RLlibSettings' messages, and this script's names for them."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rllib_scaling.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--runners", default="1,2", help="comma-separated env runner counts (default 1,2)")
@@ -82,12 +88,31 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "when the driver samples), or forced on/off to compare (default auto)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args(argv)
-    counts = [int(part) for part in args.runners.split(",") if part.strip()]
+    try:
+        counts = [int(part) for part in args.runners.split(",") if part.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 0:
+        parser.error(f"--runners: expected comma-separated runner counts >= 0 such as 1,2, got {args.runners!r}")
+    try:
+        resolve_rules(args.rules)
+    except ValueError as error:  # an unknown preset was found only after Ray started
+        parser.error(f"--rules: {error}")
+    for flag, value in (("--samples", args.samples), ("--iterations", args.iterations)):
+        if value < 1:
+            parser.error(f"{flag}: expected an integer >= 1, got {value}")
     base = RLlibSettings(rules=args.rules, seats=args.seats, address=args.address, num_cpus=args.num_cpus,
                          num_envs_per_env_runner=args.envs_per_runner, train_batch_size=args.batch,
-                         minibatch_size=min(256, args.batch), progress=False,
+                         minibatch_size=max(1, min(256, args.batch)), progress=False,
                          episodes_to_numpy={"auto": None, "on": True, "off": False}[args.episodes_to_numpy])
-    base.validate()
+    try:  # every runner count's settings, before Ray starts; the messages name this script's flags
+        for count in counts:
+            RLlibSettings(**{**base.__dict__, "num_env_runners": count}).validate()
+    except (ValueError, RuntimeError) as error:  # RLlibTrainingError
+        message = str(error)
+        for theirs, ours in OUR_FLAGS.items():
+            message = message.replace(theirs, ours)
+        parser.error(message)
     ray, connected = connect(base)
     import torch
 

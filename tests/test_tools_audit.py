@@ -221,6 +221,10 @@ def test_a_table_of_no_records_is_refused_before_the_docs_are_touched(module: st
     (["bench/instructions.py", "--scripted", "--vector"], "expected one of --scripted, --vector, --encode"),
     (["bench/instructions.py", "--caches", "--encode"], "got --encode --caches"),  # --encode was dropped
     (["bench/instructions.py", "--parts", "--scripted"], "--parts: counts the Pontoon-v0 step only"),
+    (["bench/rllib_scaling.py", "--runners", "a"], "--runners: expected comma-separated runner counts"),  # int()
+    (["bench/rllib_scaling.py", "--batch", "0"], "--batch: expected an integer >= 1, got 0"),  # --train-batch-size
+    (["bench/rllib_scaling.py", "--envs-per-runner", "0"], "--envs-per-runner: expected an integer >= 1"),
+    (["bench/rllib_scaling.py", "--rules", "nope"], "--rules: unknown preset 'nope'"),  # found after Ray started
 ])
 def test_the_bench_scripts_refuse_flags_they_cannot_honour(argv: list[str], message: str) -> None:
     import subprocess
