@@ -1331,17 +1331,24 @@ def scripted_move(
     """
     if not isinstance(solution, Solution):  # a preset name failed as "'str' object has no attribute 'rules'"
         raise TypeError(f"solution: expected a Solution from solve(), got {type(solution).__name__}")
-    # The flags are checked as bools: the string 'no' is truthy and changed the move.
-    twisted, doubled, banker_doubled = (require_bool(name, value) for name, value in (
-        ("twisted", twisted), ("doubled", doubled), ("banker_doubled", banker_doubled)))
-    if split_hand is not None:
-        split_hand = require_bool("split_hand", split_hand)
-    hands = require_int("hands", hands, 1)
-    initial_stake = require_int("initial_stake", initial_stake, 1)
-    last_buy = require_int("last_buy", last_buy, 0)
-    pending_pairs = require_int("pending_pairs", pending_pairs, 0)
-    if stake is not None:
-        stake = require_int("stake", stake, 1)
+    # The flags are checked as bools (the string 'no' is truthy and changed the move), the counts
+    # as integers. One test of plain values first: an optimal seat asks at every decision.
+    plain = (type(twisted) is bool and type(doubled) is bool and type(banker_doubled) is bool
+             and (split_hand is None or type(split_hand) is bool) and type(hands) is int and hands >= 1
+             and type(initial_stake) is int and initial_stake >= 1 and type(last_buy) is int and last_buy >= 0
+             and type(pending_pairs) is int and pending_pairs >= 0
+             and (stake is None or (type(stake) is int and stake >= 1)))
+    if not plain:  # numpy values are converted; anything else is refused by name
+        twisted, doubled, banker_doubled = (require_bool(name, value) for name, value in (
+            ("twisted", twisted), ("doubled", doubled), ("banker_doubled", banker_doubled)))
+        if split_hand is not None:
+            split_hand = require_bool("split_hand", split_hand)
+        hands = require_int("hands", hands, 1)
+        initial_stake = require_int("initial_stake", initial_stake, 1)
+        last_buy = require_int("last_buy", last_buy, 0)
+        pending_pairs = require_int("pending_pairs", pending_pairs, 0)
+        if stake is not None:
+            stake = require_int("stake", stake, 1)
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
         raise ValueError(f"cards: expected the hand's card codes (integers 0..51), got {cards!r}")
     if not legal:

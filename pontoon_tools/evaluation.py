@@ -482,7 +482,7 @@ def banker_rule_for(spec: str, rules: Rules, flag: str = "--optimality-gap") -> 
     from agents.registry import REGISTRY, PolicySpecError, make_policy
     from agents.scripted import BankerThreshold, CasinoDealer
     from pontoon_env.game import legality
-    from pontoon_env.solver import BankerRule, default_banker_rule
+    from pontoon_env.solver import BankerRule
 
     name = str(spec).partition(":")[0].strip().lower()
     if name not in ("banker_threshold", "casino_dealer"):
@@ -502,10 +502,8 @@ def banker_rule_for(spec: str, rules: Rules, flag: str = "--optimality-gap") -> 
     assert isinstance(policy, BankerThreshold)  # both names build one (CasinoDealer is a subclass)
     # The scripted banker doubles the stakes (1939) only with double_ace, on an ace.
     double_on = frozenset({1}) if policy.double_on_ace else frozenset()
-    if rules.dealer_rule == "hit_soft_17" or isinstance(policy, CasinoDealer):
-        dealer = default_banker_rule(rules) if rules.dealer_rule == "hit_soft_17" else \
-            BankerRule(legality.CASINO_DEALER_STANDS, hit_soft=True)
-        return BankerRule(dealer.stand_on, hit_soft=dealer.hit_soft, double_on=double_on)
+    if rules.dealer_rule == "hit_soft_17" or isinstance(policy, CasinoDealer):  # the casino dealer's rule
+        return BankerRule(legality.CASINO_DEALER_STANDS, hit_soft=True, double_on=double_on)
     # Below 2 he stands on every hand, as a banker standing on 2 does (no hand totals less).
     return BankerRule(max(policy.stand, 2), hit_soft=False, double_on=double_on)
 
