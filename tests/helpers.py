@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
+import numpy as np
+
 from pontoon_env import Action, ActionKind, PontoonGame, make_rules
 from pontoon_env.game.cards import parse_card
 from pontoon_env.game.observation import SeatView
@@ -126,3 +128,12 @@ def random_play_views(rules: Rules, rounds: int, seed: int = 0) -> Iterator[Seat
             if seat == 1:
                 yield observe(game, 1)
             game.apply(action)
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> int | np.ndarray:
+    """A uniformly random legal id of one mask (an int), or of each row of a stack of masks (an
+    array): the random masked play the environment tests drive their tables with."""
+    mask = np.asarray(mask)
+    if mask.ndim == 1:
+        return int(rng.choice(np.flatnonzero(mask)))
+    return np.array([rng.choice(np.flatnonzero(row)) for row in mask])

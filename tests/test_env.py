@@ -18,6 +18,7 @@ from pontoon_env import PRESETS, Action, ActionKind, IllegalActionError, LegalAc
 from pontoon_env.envs.gymnasium_env import PontoonEnv
 from pontoon_env.game.runner import PolicyError
 from pontoon_env.game.observation import SeatView
+from helpers import random_legal
 
 
 class Stand:
@@ -60,7 +61,7 @@ def play_episode(
     rewards, infos = [], [info]
     done = False
     while not done:
-        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        action = random_legal(info["action_mask"], rng)
         _, reward, terminated, truncated, info = env.step(action)
         rewards.append(reward)
         infos.append(info)
@@ -235,7 +236,7 @@ def test_same_seed_same_trajectory():
         done = False
         while not done:
             obs, reward, terminated, truncated, info = env.step(
-                int(rng.choice(np.flatnonzero(info["action_mask"])))
+                random_legal(info["action_mask"], rng)
             )
             seen += [obs, reward]
             done = terminated or truncated

@@ -12,6 +12,7 @@ import pytest
 
 from pontoon_env.batched import kernel as kn
 from pontoon_env.envs.vector import PontoonVectorEnv
+from helpers import random_legal
 
 
 def test_vector_env_entry_points_compile_one_signature():
@@ -20,7 +21,7 @@ def test_vector_env_entry_points_compile_one_signature():
     rng = np.random.default_rng(0)
     for _ in range(40):  # rounds end and tables autoreset within this many steps
         mask = info["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        actions = random_legal(mask, rng)
         _, _, _, _, info = env.step(actions)
     env.close()
     # The entry points are called from Python, so they list what they were given, cached or not.

@@ -13,6 +13,7 @@ from pontoon_env.encoding import ActionTable, ObservationEncoder
 from pontoon_env.game.observation import observe
 from pontoon_env.envs.pettingzoo_env import env as make_env
 from pontoon_env.envs.pettingzoo_env import raw_env
+from helpers import random_legal
 
 # api_test warns about any dict observation of an environment missing from its own list of
 # classic games; the action mask has to travel in the observation, so these two are expected.
@@ -39,7 +40,7 @@ def play(environment, rng: np.random.Generator, seed: int) -> dict[str, float]:
     for agent in environment.agent_iter():
         obs, reward, terminated, truncated, _ = environment.last()
         totals[agent] += reward
-        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        action = None if terminated or truncated else random_legal(obs["action_mask"], rng)
         environment.step(action)
     return totals
 
@@ -179,7 +180,7 @@ def test_every_agent_reads_every_round_result_and_they_sum_to_its_rewards(preset
             reported[agent] += sum(entry["round_result"] for entry in info.get("rounds", []))
             rounds_read[agent] += len(info.get("rounds", []))
             done = terminated or truncated
-            environment.step(None if done else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            environment.step(None if done else random_legal(observation["action_mask"], rng))
         played = environment.game.round_index
         for agent in environment.possible_agents:
             assert rounds_read[agent] == played  # counted and silent deals alike

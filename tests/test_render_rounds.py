@@ -12,6 +12,7 @@ import pytest
 
 import pontoon_env  # noqa: F401  (registers the ids)
 from pontoon_env.envs.pettingzoo_env import env as pettingzoo_env
+from helpers import random_legal
 
 
 def _settled_frames(text: str) -> list[str]:
@@ -27,7 +28,7 @@ def test_a_pettingzoo_episode_of_three_rounds_shows_three_settled_tables(capsys:
         if terminated or truncated:
             table.step(None)
             continue
-        table.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        table.step(random_legal(observation["action_mask"], rng))
     assert len(_settled_frames(capsys.readouterr().out)) >= 3
 
 
@@ -37,7 +38,7 @@ def test_a_gymnasium_session_shows_each_round_settle(capsys: pytest.CaptureFixtu
     rng = np.random.default_rng(0)
     rounds = len(info.get("rounds", []))
     while True:
-        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        _, _, terminated, truncated, info = env.step(random_legal(info["action_mask"], rng))
         rounds += len(info.get("rounds", []))
         if terminated or truncated:
             break

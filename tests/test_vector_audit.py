@@ -21,6 +21,7 @@ import pontoon_env  # noqa: F401  (registers the ids)
 from pontoon_env.batched.engine import BatchedEngine
 from pontoon_env.envs.sb3 import PontoonSB3VecEnv
 from pontoon_env.envs.vector import PontoonVectorEnv, ReferenceVectorEnv, make_vector_env
+from helpers import random_legal
 
 
 def _final_rows(info: dict) -> np.ndarray:
@@ -35,7 +36,7 @@ def test_final_obs_is_zero_outside_the_ended_tables_even_after_its_holder_change
     rng = np.random.default_rng(0)
     checked = 0
     for _ in range(30):
-        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        actions = random_legal(info["action_mask"], rng)
         _, _, terminated, truncated, info = env.step(actions)
         if "final_obs" not in info:
             continue
@@ -57,7 +58,7 @@ def test_a_final_obs_kept_by_the_caller_is_never_written_again() -> None:
     rng = np.random.default_rng(1)
     kept: list[tuple[np.ndarray, np.ndarray]] = []
     for _ in range(20):
-        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        actions = random_legal(info["action_mask"], rng)
         _, _, _, _, info = env.step(actions)
         if "final_obs" in info:
             kept.append((info["final_obs"], info["final_obs"].copy()))

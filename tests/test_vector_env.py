@@ -22,6 +22,7 @@ from pontoon_env.batched.rng import STREAM_DECK, stream_seed
 from pontoon_env.envs.gymnasium_env import PontoonEnv
 from pontoon_env.envs.vector import PontoonVectorEnv, ReferenceVectorEnv
 from pontoon_env.game.engine import PontoonGame
+from helpers import random_legal
 
 
 def synced(vec: PontoonVectorEnv, t: int, **kwargs) -> PontoonEnv:
@@ -81,7 +82,7 @@ def test_vector_env_steps_like_the_single_env(kwargs):
             # next episode's, as a same-step autoreset hands out)
             for key in ("seat", "role", "balance", "round_index"):
                 assert info[key][t] == single_info[t][key], (step, t, key)
-        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        actions = random_legal(info["action_mask"], rng)
         if step % 17 == 5:
             actions[step % n] = vec.table.index("bid:min")  # never legal natively: the penalty path
         kept = info.get("final_obs")
@@ -145,7 +146,7 @@ def test_final_obs_buffers_are_reused_only_when_nobody_holds_them():
     kept = []  # (final_obs, a copy) of some steps, held to the end
     reused = 0
     for step in range(80):
-        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        actions = random_legal(info["action_mask"], rng)
         _, _, terminated, truncated, info = vec.step(actions)
         if "final_obs" not in info:
             continue
@@ -173,7 +174,7 @@ def test_observation_buffers_are_handed_out_uncopied_and_never_written_while_hel
     seen: set[int] = set()
     reused = 0
     for step in range(60):
-        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in info["action_mask"]])
+        actions = random_legal(info["action_mask"], rng)
         obs, _, _, _, info = vec.step(actions)
         assert obs is vec._obs  # handed out as it is, not copied
         assert all(obs is not held for held, _ in kept)
@@ -213,7 +214,7 @@ def test_masked_random_play_never_sees_an_empty_mask_and_rewards_sum_to_the_chip
     for _ in range(200):
         mask = vec.action_masks()
         assert mask.any(axis=1).all()
-        obs, rewards, terminated, truncated, info = vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+        obs, rewards, terminated, truncated, info = vec.step(random_legal(mask, rng))
         earned += rewards
     # Round episodes deal on at the same table: every chip the learner moved is in some reward,
     # except the current round's (paid at its end) and rounds skipped without a decision (none here).
